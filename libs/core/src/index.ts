@@ -1,0 +1,5 @@
+export * from './urn';
+export * from './errors';
+export * from './restli';
+export * from './model';
+export { readSnapshot, SnapshotError, type ReadSnapshot, type SnapshotAspect } from './model/snapshot';
