@@ -4,7 +4,7 @@
  * Rest.li JSON form the service stores. Plain Rest.li JSON passes through unchanged.
  */
 import { deref } from './load-model';
-import type { TypeExpr } from './types';
+import type { TypeExpr, UnionMember } from './types';
 
 export const AVRO_NAMESPACE_MARK = '.pegasus2avro.';
 
@@ -49,6 +49,18 @@ function unwrapOptional(value: unknown, type: TypeExpr): unknown {
   return avroWrapperKeys(type).includes(keys[0]) ? value[keys[0]] : value;
 }
 
+/** Files often write a union's primitive or enum member bare ("SQL"); give it its member key. */
+function wrapBareMember(value: unknown, members: readonly UnionMember[]): unknown {
+  const member = members.find((m) => {
+    const t = deref(m.type);
+    if (typeof value === 'string') return (t.kind === 'enum' && t.symbols.includes(value)) || t.kind === 'urn' || (t.kind === 'primitive' && t.name === 'string');
+    if (typeof value === 'number') return t.kind === 'primitive' && ['int', 'long', 'float', 'double'].includes(t.name);
+    if (typeof value === 'boolean') return t.kind === 'primitive' && t.name === 'boolean';
+    return false;
+  });
+  return member ? { [member.key]: value } : value;
+}
+
 export function fromAvroJson(value: unknown, type: TypeExpr): unknown {
   const t = deref(type);
   switch (t.kind) {
@@ -58,7 +70,13 @@ export function fromAvroJson(value: unknown, type: TypeExpr): unknown {
       if (!isPlainObject(value)) return value;
       return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fromAvroJson(v, t.values)]));
     case 'union': {
-      if (!isPlainObject(value)) return value;
+      if (!isPlainObject(value)) return wrapBareMember(value, t.members);
+      // Aliased unions become records in Avro: {fieldDiscriminator: alias, <alias>: value}.
+      if (t.aliased && typeof value.fieldDiscriminator === 'string') {
+        const member = t.members.find((m) => m.key === value.fieldDiscriminator);
+        if (!member) return value;
+        return { [member.key]: fromAvroJson(unwrapOptional(value[member.key], member.type), member.type) };
+      }
       const keys = Object.keys(value);
       if (keys.length !== 1) return value;
       const key = t.aliased ? keys[0] : toPegasusName(keys[0]);
