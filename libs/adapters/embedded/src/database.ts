@@ -1,0 +1,27 @@
+/** The embedded engine: one SQLite file (WAL) shared by every embedded adapter of a process. */
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export type EmbeddedDb = Database.Database;
+
+export interface DatabaseOptions {
+  /**
+   * `normal` survives a killed process (what the service promises by default); `full` also
+   * survives power loss at the cost of an fsync per commit.
+   */
+  readonly sync?: 'normal' | 'full';
+}
+
+export function openDatabase(file: string, options: DatabaseOptions = {}): EmbeddedDb {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma(`synchronous = ${options.sync === 'full' ? 'FULL' : 'NORMAL'}`);
+  // One process owns the data directory: a second `npm start` on it fails fast instead of racing.
+  db.pragma('locking_mode = EXCLUSIVE');
+  db.pragma('busy_timeout = 2000');
+  db.pragma('cache_size = -65536');
+  db.pragma('temp_store = MEMORY');
+  return db;
+}

@@ -1,0 +1,6 @@
+export { openDatabase, type EmbeddedDb, type DatabaseOptions } from './database';
+export { SqliteEventLog } from './sqlite-event-log';
+export { SqliteAspectStore } from './sqlite-aspect-store';
+export { SqliteSearchIndex } from './sqlite-search-index';
+export { SqliteGraphIndex } from './sqlite-graph-index';
+export { SqliteTimeseriesIndex } from './sqlite-timeseries-index';

@@ -1,0 +1,165 @@
+/** AspectStore on SQLite: the reference's aspect table, with versioning done in one transaction. */
+import { sameAspectValue } from '@cairn/core';
+import type { SystemMetadata } from '@cairn/events';
+import type { AspectScan, AspectStore, AspectWrite, StoredAspect, WriteOutcome } from '@cairn/ports';
+import type { EmbeddedDb } from './database';
+
+interface Row {
+  urn: string;
+  aspect: string;
+  version: number;
+  metadata: string;
+  system_metadata: string | null;
+  created_on: number;
+  created_by: string;
+  proposal_id: string | null;
+}
+
+function toStored(row: Row): StoredAspect {
+  return {
+    urn: row.urn,
+    aspect: row.aspect,
+    version: row.version,
+    metadata: row.metadata,
+    ...(row.system_metadata ? { systemMetadata: JSON.parse(row.system_metadata) as SystemMetadata } : {}),
+    createdOn: row.created_on,
+    createdBy: row.created_by,
+  };
+}
+
+export class SqliteAspectStore implements AspectStore {
+  private readonly stmts;
+  private readonly writeTx;
+
+  constructor(private readonly db: EmbeddedDb) {
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS metadata_aspect_v2 (
+        urn TEXT NOT NULL, aspect TEXT NOT NULL, version INTEGER NOT NULL,
+        metadata TEXT NOT NULL, system_metadata TEXT, created_on INTEGER NOT NULL, created_by TEXT NOT NULL,
+        proposal_id TEXT,
+        PRIMARY KEY (urn, aspect, version)) WITHOUT ROWID;
+      CREATE INDEX IF NOT EXISTS metadata_aspect_v2_latest ON metadata_aspect_v2 (aspect, urn) WHERE version = 0;
+    `);
+    this.stmts = {
+      latest: db.prepare('SELECT * FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = 0'),
+      latestOfUrn: db.prepare('SELECT * FROM metadata_aspect_v2 WHERE urn = ? AND version = 0 ORDER BY aspect'),
+      version: db.prepare('SELECT * FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = ?'),
+      maxVersion: db.prepare('SELECT MAX(version) AS v FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ?'),
+      insert: db.prepare(
+        'INSERT INTO metadata_aspect_v2 (urn, aspect, version, metadata, system_metadata, created_on, created_by, proposal_id) VALUES (@urn, @aspect, @version, @metadata, @system_metadata, @created_on, @created_by, @proposal_id)',
+      ),
+      replaceLatest: db.prepare(
+        'UPDATE metadata_aspect_v2 SET metadata = @metadata, system_metadata = @system_metadata, created_on = @created_on, created_by = @created_by, proposal_id = @proposal_id WHERE urn = @urn AND aspect = @aspect AND version = 0',
+      ),
+      touch: db.prepare('UPDATE metadata_aspect_v2 SET system_metadata = ?, proposal_id = ? WHERE urn = ? AND aspect = ? AND version = 0'),
+      deleteAspect: db.prepare('DELETE FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ?'),
+      deleteUrn: db.prepare('DELETE FROM metadata_aspect_v2 WHERE urn = ?'),
+      exists: db.prepare('SELECT 1 FROM metadata_aspect_v2 WHERE urn = ? LIMIT 1'),
+    };
+    this.writeTx = db.transaction((w: AspectWrite) => this.writeSync(w));
+  }
+
+  private writeSync(w: AspectWrite): WriteOutcome {
+    const current = this.stmts.latest.get(w.urn, w.aspect) as Row | undefined;
+    const next = {
+      urn: w.urn,
+      aspect: w.aspect,
+      metadata: w.metadata,
+      system_metadata: JSON.stringify(w.systemMetadata),
+      created_on: w.createdOn,
+      created_by: w.createdBy,
+      proposal_id: w.proposalId,
+    };
+    if (!current) {
+      this.stmts.insert.run({ ...next, version: 0 });
+      return { kind: 'created', current: toStored({ ...next, version: 0 }) };
+    }
+    if (current.proposal_id === w.proposalId) {
+      const max = (this.stmts.maxVersion.get(w.urn, w.aspect) as { v: number }).v;
+      const previous = max > 0 ? (this.stmts.version.get(w.urn, w.aspect, max) as Row) : undefined;
+      return { kind: 'replayed', current: toStored(current), ...(previous ? { previous: toStored(previous) } : {}) };
+    }
+    if (sameAspectValue(current.metadata, w.metadata)) {
+      const sm = { ...(current.system_metadata ? JSON.parse(current.system_metadata) : {}), lastObserved: w.systemMetadata.lastObserved };
+      this.stmts.touch.run(JSON.stringify(sm), w.proposalId, w.urn, w.aspect);
+      return { kind: 'unchanged', current: toStored({ ...current, system_metadata: JSON.stringify(sm) }) };
+    }
+    const max = (this.stmts.maxVersion.get(w.urn, w.aspect) as { v: number }).v;
+    this.stmts.insert.run({ ...current, version: max + 1 });
+    this.stmts.replaceLatest.run(next);
+    return { kind: 'updated', current: toStored({ ...next, version: 0 }), previous: toStored(current) };
+  }
+
+  async write(write: AspectWrite): Promise<WriteOutcome> {
+    return this.writeTx(write);
+  }
+
+  async getLatest(urns: readonly string[], aspects?: readonly string[]): Promise<StoredAspect[]> {
+    const out: StoredAspect[] = [];
+    for (const urn of urns) {
+      if (aspects) {
+        for (const aspect of aspects) {
+          const row = this.stmts.latest.get(urn, aspect) as Row | undefined;
+          if (row) out.push(toStored(row));
+        }
+      } else {
+        for (const row of this.stmts.latestOfUrn.all(urn) as Row[]) out.push(toStored(row));
+      }
+    }
+    return out;
+  }
+
+  async getVersion(urn: string, aspect: string, version: number): Promise<StoredAspect | undefined> {
+    const row = this.stmts.version.get(urn, aspect, version) as Row | undefined;
+    return row && toStored(row);
+  }
+
+  async deleteAspect(urn: string, aspect: string): Promise<{ latest?: StoredAspect; rows: number }> {
+    return this.db.transaction(() => {
+      const latest = this.stmts.latest.get(urn, aspect) as Row | undefined;
+      const rows = this.stmts.deleteAspect.run(urn, aspect).changes;
+      return { ...(latest ? { latest: toStored(latest) } : {}), rows };
+    })();
+  }
+
+  async deleteEntity(urn: string): Promise<{ latest: StoredAspect[]; rows: number }> {
+    return this.db.transaction(() => {
+      const latest = (this.stmts.latestOfUrn.all(urn) as Row[]).map(toStored);
+      const rows = this.stmts.deleteUrn.run(urn).changes;
+      return { latest, rows };
+    })();
+  }
+
+  async exists(urn: string): Promise<boolean> {
+    return this.stmts.exists.get(urn) !== undefined;
+  }
+
+  private scanWhere(scan: Omit<AspectScan, 'start' | 'limit'>): { sql: string; params: unknown[] } {
+    const clauses = ['version = 0'];
+    const params: unknown[] = [];
+    const add = (clause: string, param: unknown) => {
+      clauses.push(clause);
+      params.push(param);
+    };
+    if (scan.urn) add('urn = ?', scan.urn);
+    if (scan.aspect) add('aspect = ?', scan.aspect);
+    if (scan.urnLike) add("urn LIKE ? ESCAPE '\\'", scan.urnLike);
+    if (scan.entityType) add("urn LIKE ? ESCAPE '\\'", `urn:li:${scan.entityType.replace(/[%_\\]/g, '\\$&')}:%`);
+    return { sql: clauses.join(' AND '), params };
+  }
+
+  async scanLatest(scan: AspectScan): Promise<StoredAspect[]> {
+    const { sql, params } = this.scanWhere(scan);
+    const rows = this.db.prepare(`SELECT * FROM metadata_aspect_v2 WHERE ${sql} ORDER BY urn, aspect LIMIT ? OFFSET ?`).all(...params, scan.limit, scan.start) as Row[];
+    return rows.map(toStored);
+  }
+
+  async countLatest(scan: Omit<AspectScan, 'start' | 'limit'>): Promise<number> {
+    const { sql, params } = this.scanWhere(scan);
+    return (this.db.prepare(`SELECT COUNT(*) AS n FROM metadata_aspect_v2 WHERE ${sql}`).get(...params) as { n: number }).n;
+  }
+
+  async close(): Promise<void> {
+    // The shared database is closed by its owner.
+  }
+}

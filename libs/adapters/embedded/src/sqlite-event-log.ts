@@ -1,0 +1,151 @@
+/** EventLog on SQLite: one table of records per topic, committed offsets per consumer group. */
+import { EventEmitter } from 'node:events';
+import type { Consumer, ConsumeOptions, EventLog, LogRecord, NewRecord } from '@cairn/ports';
+import type { EmbeddedDb } from './database';
+
+const POLL_MS = 1000;
+const RETRY_MS = 500;
+const TRIM_EVERY_COMMITS = 200;
+
+export function migrateEventLog(db: EmbeddedDb): void {
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS log_records (
+      topic TEXT NOT NULL, seq INTEGER NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, ts INTEGER NOT NULL, headers TEXT,
+      PRIMARY KEY (topic, seq)) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS log_offsets (
+      topic TEXT NOT NULL, grp TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (topic, grp)) WITHOUT ROWID;
+  `);
+}
+
+interface Pending<T> {
+  readonly records: ReadonlyArray<NewRecord<T>>;
+  resolve(ids: string[]): void;
+  reject(err: unknown): void;
+}
+
+export class SqliteEventLog<T> implements EventLog<T> {
+  private nextSeq: number;
+  private pending: Pending<T>[] = [];
+  private flushScheduled = false;
+  private readonly appended = new EventEmitter();
+  private commitsSinceTrim = 0;
+  private readonly stmts;
+
+  constructor(
+    private readonly db: EmbeddedDb,
+    readonly topic: string,
+  ) {
+    migrateEventLog(db);
+    this.appended.setMaxListeners(0);
+    this.stmts = {
+      insert: db.prepare('INSERT INTO log_records (topic, seq, key, value, ts, headers) VALUES (?, ?, ?, ?, ?, ?)'),
+      read: db.prepare('SELECT seq, key, value, ts, headers FROM log_records WHERE topic = ? AND seq > ? ORDER BY seq LIMIT ?'),
+      offset: db.prepare('SELECT seq FROM log_offsets WHERE topic = ? AND grp = ?'),
+      commit: db.prepare('INSERT INTO log_offsets (topic, grp, seq) VALUES (?, ?, ?) ON CONFLICT (topic, grp) DO UPDATE SET seq = excluded.seq'),
+      minOffset: db.prepare('SELECT MIN(seq) AS seq FROM log_offsets WHERE topic = ?'),
+      trim: db.prepare('DELETE FROM log_records WHERE topic = ? AND seq <= ?'),
+    };
+    const row = db.prepare('SELECT MAX(seq) AS seq FROM log_records WHERE topic = ?').get(topic) as { seq: number | null };
+    const committed = db.prepare('SELECT MAX(seq) AS seq FROM log_offsets WHERE topic = ?').get(topic) as { seq: number | null };
+    this.nextSeq = Math.max(row.seq ?? 0, committed.seq ?? 0) + 1;
+  }
+
+  /** Appends of one event-loop turn share one transaction (group commit). */
+  append(records: ReadonlyArray<NewRecord<T>>): Promise<string[]> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ records, resolve, reject });
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    const batch = this.pending;
+    this.pending = [];
+    const now = Date.now();
+    const start = this.nextSeq;
+    try {
+      const ids = this.db.transaction(() => {
+        let seq = start;
+        return batch.map((p) =>
+          p.records.map((r) => {
+            this.stmts.insert.run(this.topic, seq, r.key, JSON.stringify(r.value), now, r.headers ? JSON.stringify(r.headers) : null);
+            return `0:${seq++}`;
+          }),
+        );
+      })();
+      this.nextSeq = start + ids.reduce((n, a) => n + a.length, 0);
+      batch.forEach((p, i) => p.resolve(ids[i]));
+      this.appended.emit('data');
+    } catch (err) {
+      batch.forEach((p) => p.reject(err));
+    }
+  }
+
+  consume(group: string, handler: (batch: LogRecord<T>[]) => Promise<void>, options: ConsumeOptions = {}): Consumer {
+    const maxBatch = options.maxBatch ?? 500;
+    let stopped = false;
+    let wake: (() => void) | undefined;
+    const onData = () => wake?.();
+    this.appended.on('data', onData);
+    const sleep = (ms: number) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(done, ms);
+        function done() {
+          clearTimeout(timer);
+          wake = undefined;
+          resolve();
+        }
+        wake = done;
+      });
+
+    const loop = async () => {
+      while (!stopped) {
+        const committed = this.committedSeq(group);
+        const rows = this.stmts.read.all(this.topic, committed, maxBatch) as { seq: number; key: string; value: string; ts: number; headers: string | null }[];
+        if (rows.length === 0) {
+          await sleep(POLL_MS);
+          continue;
+        }
+        const records = rows.map((r) => ({ id: `0:${r.seq}`, key: r.key, value: JSON.parse(r.value) as T, timestamp: r.ts, headers: r.headers ? JSON.parse(r.headers) : {} }));
+        try {
+          await handler(records);
+        } catch (err) {
+          process.emitWarning(`consumer ${group} on ${this.topic} failed, retrying: ${(err as Error).message}`);
+          await sleep(RETRY_MS);
+          continue;
+        }
+        this.stmts.commit.run(this.topic, group, rows[rows.length - 1].seq);
+        if (++this.commitsSinceTrim >= TRIM_EVERY_COMMITS) this.trim();
+      }
+    };
+    const running = loop();
+    return {
+      stop: async () => {
+        stopped = true;
+        wake?.();
+        this.appended.off('data', onData);
+        await running;
+      },
+    };
+  }
+
+  private committedSeq(group: string): number {
+    const row = this.stmts.offset.get(this.topic, group) as { seq: number } | undefined;
+    return row?.seq ?? 0;
+  }
+
+  /** Drops records every known group has committed. */
+  private trim(): void {
+    this.commitsSinceTrim = 0;
+    const row = this.stmts.minOffset.get(this.topic) as { seq: number | null };
+    if (row.seq !== null) this.stmts.trim.run(this.topic, row.seq);
+  }
+
+  async lag(group: string): Promise<number> {
+    return this.nextSeq - 1 - this.committedSeq(group);
+  }
+}

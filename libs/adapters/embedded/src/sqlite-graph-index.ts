@@ -1,0 +1,67 @@
+/** GraphIndex on SQLite: edges keyed by the aspect that declares them. */
+import type { Edge, GraphIndex } from '@cairn/ports';
+import type { EmbeddedDb } from './database';
+
+interface EdgeRow {
+  source: string;
+  destination: string;
+  relationship: string;
+  created_on: number | null;
+  created_actor: string | null;
+}
+
+const toEdge = (r: EdgeRow): Edge => ({
+  source: r.source,
+  destination: r.destination,
+  relationshipType: r.relationship,
+  ...(r.created_on !== null ? { createdOn: r.created_on } : {}),
+  ...(r.created_actor !== null ? { createdActor: r.created_actor } : {}),
+});
+
+export class SqliteGraphIndex implements GraphIndex {
+  private readonly stmts;
+  private readonly replaceTx;
+
+  constructor(private readonly db: EmbeddedDb) {
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS graph_edges (
+        source TEXT NOT NULL, via_aspect TEXT NOT NULL, relationship TEXT NOT NULL, destination TEXT NOT NULL,
+        created_on INTEGER, created_actor TEXT,
+        PRIMARY KEY (source, via_aspect, relationship, destination)) WITHOUT ROWID;
+      CREATE INDEX IF NOT EXISTS graph_edges_destination ON graph_edges (destination, relationship);
+    `);
+    this.stmts = {
+      deleteVia: db.prepare('DELETE FROM graph_edges WHERE source = ? AND via_aspect = ?'),
+      insert: db.prepare('INSERT OR REPLACE INTO graph_edges (source, via_aspect, relationship, destination, created_on, created_actor) VALUES (?, ?, ?, ?, ?, ?)'),
+      deleteNode: db.prepare('DELETE FROM graph_edges WHERE source = ? OR destination = ?'),
+    };
+    this.replaceTx = db.transaction((source: string, via: string, edges: readonly Edge[]) => {
+      this.stmts.deleteVia.run(source, via);
+      for (const e of edges) this.stmts.insert.run(e.source, via, e.relationshipType, e.destination, e.createdOn ?? null, e.createdActor ?? null);
+    });
+  }
+
+  async replaceEdges(source: string, viaAspect: string, edges: readonly Edge[]): Promise<void> {
+    this.replaceTx(source, viaAspect, edges);
+  }
+
+  async removeNode(urn: string): Promise<void> {
+    this.stmts.deleteNode.run(urn, urn);
+  }
+
+  async edges(q: { urn: string; direction: 'INCOMING' | 'OUTGOING'; types?: readonly string[]; start: number; count: number }): Promise<{ total: number; edges: Edge[] }> {
+    const column = q.direction === 'OUTGOING' ? 'source' : 'destination';
+    const typeClause = q.types?.length ? ` AND relationship IN (${q.types.map(() => '?').join(',')})` : '';
+    const params = [q.urn, ...(q.types ?? [])];
+    // One edge per (source, relationship, destination), whichever aspect declared it.
+    const from = `FROM (SELECT source, relationship, destination, MAX(created_on) AS created_on, MAX(created_actor) AS created_actor
+      FROM graph_edges WHERE ${column} = ?${typeClause} GROUP BY source, relationship, destination)`;
+    const total = (this.db.prepare(`SELECT COUNT(*) AS n ${from}`).get(...params) as { n: number }).n;
+    const rows = this.db.prepare(`SELECT * ${from} ORDER BY relationship, source, destination LIMIT ? OFFSET ?`).all(...params, q.count, q.start) as EdgeRow[];
+    return { total, edges: rows.map(toEdge) };
+  }
+
+  async clear(): Promise<void> {
+    this.db.exec('DELETE FROM graph_edges');
+  }
+}

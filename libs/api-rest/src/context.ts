@@ -1,0 +1,30 @@
+/** What the REST routes need: the model, the write use case and the read ports. */
+import type { Registry } from '@cairn/core';
+import type { AspectStore, GraphIndex, SearchIndex, TimeseriesIndex } from '@cairn/ports';
+import type { IngestService } from '@cairn/pipeline';
+
+export interface HealthReport {
+  readonly healthy: boolean;
+  readonly components: Record<string, { healthy: boolean; detail?: string }>;
+}
+
+export interface ServerInfo {
+  readonly version: string;
+  readonly commit: string;
+  readonly serverType: string;
+  /** Whether `ingestProposal` answers before the write is applied when the caller does not say. */
+  readonly asyncIngestDefault: boolean;
+  readonly maxBodyBytes: number;
+  readonly exposeStackTraces: boolean;
+}
+
+export interface CatalogContext {
+  readonly registry: Registry;
+  readonly ingest: IngestService;
+  readonly store: AspectStore;
+  readonly search: SearchIndex;
+  readonly graph: GraphIndex;
+  readonly timeseries: TimeseriesIndex;
+  readonly info: ServerInfo;
+  health(): Promise<HealthReport>;
+}

@@ -1,0 +1,92 @@
+/** `/aspects`: proposal ingest, versioned aspect reads and time-series values. */
+import { Router } from 'express';
+import { badRequest, notFound, parseBoolParam, parseIntParam, queryParam } from '@cairn/core';
+import type { MetadataChangeProposal } from '@cairn/events';
+import type { CatalogContext } from '../context';
+import { actions, actorOf, body, entityUrn, optionalInt, optionalString, requireString, route } from '../http';
+import { recordUnion } from '../envelopes';
+
+const DEFAULT_TIMESERIES_LIMIT = 10000;
+
+export function aspectsRouter(ctx: CatalogContext): Router {
+  const router = Router();
+
+  router.post(
+    '/aspects',
+    actions('aspects', {
+      ingestProposal: async (req, res) => {
+        const params = body(req);
+        const proposal = params.proposal as MetadataChangeProposal | undefined;
+        if (!proposal || typeof proposal !== 'object') throw badRequest("Parameter 'proposal' is required");
+        const async = parseBoolParam(params.async, 'async', ctx.info.asyncIngestDefault);
+        await ctx.ingest.propose([proposal], { async, actor: actorOf(res) });
+        return proposal.entityUrn ?? '';
+      },
+      getTimeseriesAspectValues: async (req) => {
+        const params = body(req);
+        const { urn, entity } = entityUrn(ctx.registry, params.urn);
+        const entityName = optionalString(params, 'entity') ?? entity.name;
+        if (ctx.registry.entity(entityName) !== entity) throw badRequest(`Entity '${entityName}' does not match urn ${urn.raw}`);
+        const aspectName = requireString(params, 'aspect');
+        const aspect = entity.aspects.get(aspectName);
+        if (!aspect || aspect.kind !== 'timeseries') throw badRequest(`'${aspectName}' is not a time-series aspect of ${entity.name}`);
+        const startTimeMillis = optionalInt(params, 'startTimeMillis');
+        const endTimeMillis = optionalInt(params, 'endTimeMillis');
+        const limit = optionalInt(params, 'limit') ?? DEFAULT_TIMESERIES_LIMIT;
+        if (limit < 1 || limit > DEFAULT_TIMESERIES_LIMIT) throw badRequest(`Parameter 'limit' must be between 1 and ${DEFAULT_TIMESERIES_LIMIT}`);
+        const latestValue = parseBoolParam(params.latestValue, 'latestValue', false);
+        const docs = await ctx.timeseries.query({
+          entityType: entity.name,
+          aspect: aspect.name,
+          urn: urn.raw,
+          ...(startTimeMillis !== undefined ? { startTimeMillis } : {}),
+          ...(endTimeMillis !== undefined ? { endTimeMillis } : {}),
+          limit: latestValue ? 1 : limit,
+        });
+        return {
+          entityName: entity.name,
+          aspectName: aspect.name,
+          ...(startTimeMillis !== undefined ? { startTimeMillis } : {}),
+          ...(endTimeMillis !== undefined ? { endTimeMillis } : {}),
+          limit,
+          values: docs.map((d) => ({
+            aspect: { value: d.event, contentType: 'application/json' },
+            ...(d.systemMetadata ? { systemMetadata: JSON.parse(d.systemMetadata) } : {}),
+          })),
+        };
+      },
+      getCount: async (req) => {
+        const params = body(req);
+        const aspect = requireString(params, 'aspect');
+        const urnLike = optionalString(params, 'urnLike');
+        return ctx.store.countLatest({ aspect, ...(urnLike ? { urnLike } : {}) });
+      },
+    }),
+  );
+
+  router.get(
+    '/aspects/:urn',
+    route(async (req, res) => {
+      const { urn, entity } = entityUrn(ctx.registry, req.params.urn);
+      const aspectName = queryParam(req.originalUrl, 'aspect');
+      if (!aspectName) throw badRequest("Parameter 'aspect' is required");
+      const version = parseIntParam(queryParam(req.originalUrl, 'version'), 'version', 0);
+      if (version < 0) throw badRequest("Parameter 'version' must not be negative");
+      const spec = entity.aspects.get(aspectName);
+      if (!spec) throw badRequest(`'${aspectName}' is not an aspect of entity ${entity.name}`);
+      const missing = notFound(`Did not find urn: ${urn.raw} aspect: ${aspectName} version: ${version}`);
+      if (spec.kind === 'timeseries') {
+        if (version !== 0) throw missing;
+        const [latest] = await ctx.timeseries.query({ entityType: entity.name, aspect: spec.name, urn: urn.raw, limit: 1 });
+        if (!latest) throw missing;
+        res.json({ version: 0, aspect: recordUnion(spec, JSON.parse(latest.event)) });
+        return;
+      }
+      const row = await ctx.store.getVersion(urn.raw, aspectName, version);
+      if (!row) throw missing;
+      res.json({ version, aspect: recordUnion(spec, JSON.parse(row.metadata)) });
+    }),
+  );
+
+  return router;
+}

@@ -1,0 +1,58 @@
+/** `/entitiesV2`: latest aspects of one entity or a batch, as enveloped aspects. */
+import { Router } from 'express';
+import { badRequest, queryList, RestliError, type EntitySpec, type Urn } from '@cairn/core';
+import type { CatalogContext } from '../context';
+import { entityUrn, route } from '../http';
+import { entityResponse, withKeyAspect } from '../envelopes';
+
+const MAX_BATCH = 1000;
+
+export function entitiesV2Router(ctx: CatalogContext): Router {
+  const router = Router();
+
+  /** Aspect names asked for, checked against the entity; undefined = every aspect. */
+  const wantedAspects = (url: string, entity: EntitySpec): Set<string> | undefined => {
+    // Aspect names hold no commas, so a comma that arrived encoded (`List(a%2Cb)`) still separates.
+    const names = queryList(url, 'aspects')?.flatMap((n) => n.split(','));
+    if (!names) return undefined;
+    for (const n of names) if (!entity.aspects.has(n)) throw badRequest(`'${n}' is not an aspect of entity ${entity.name}`);
+    return new Set(names);
+  };
+
+  const read = async (urn: Urn, entity: EntitySpec, wanted: Set<string> | undefined) => {
+    const names = wanted ? [...wanted].filter((n) => entity.aspects.get(n)?.kind !== 'timeseries') : undefined;
+    const rows = await ctx.store.getLatest([urn.raw], names);
+    return entityResponse(urn, entity, withKeyAspect(ctx.registry, urn, entity, rows, wanted));
+  };
+
+  router.get(
+    '/entitiesV2/:urn',
+    route(async (req, res) => {
+      const { urn, entity } = entityUrn(ctx.registry, req.params.urn);
+      res.json(await read(urn, entity, wantedAspects(req.originalUrl, entity)));
+    }),
+  );
+
+  router.get(
+    '/entitiesV2',
+    route(async (req, res) => {
+      const ids = queryList(req.originalUrl, 'ids');
+      if (!ids || ids.length === 0) throw badRequest("Parameter 'ids' is required: ids=List(<urn>,...)");
+      if (ids.length > MAX_BATCH) throw badRequest(`At most ${MAX_BATCH} ids per batch get, got ${ids.length}`);
+      const results: Record<string, unknown> = {};
+      const errors: Record<string, unknown> = {};
+      for (const id of ids) {
+        try {
+          const { urn, entity } = entityUrn(ctx.registry, id);
+          results[urn.raw] = await read(urn, entity, wantedAspects(req.originalUrl, entity));
+        } catch (err) {
+          if (!(err instanceof RestliError)) throw err;
+          errors[id] = err.toBody();
+        }
+      }
+      res.json({ results, statuses: {}, errors });
+    }),
+  );
+
+  return router;
+}

@@ -1,0 +1,45 @@
+/** `/relationships`: edges of the graph index, in the spec's and the reference's shapes. */
+import { Router } from 'express';
+import { badRequest, queryList, queryParam } from '@cairn/core';
+import type { CatalogContext } from '../context';
+import { entityUrn, route } from '../http';
+
+const DEFAULT_COUNT = 100;
+const MAX_COUNT = 10000;
+
+export function relationshipsRouter(ctx: CatalogContext): Router {
+  const router = Router();
+
+  router.get(
+    '/relationships',
+    route(async (req, res) => {
+      const url = req.originalUrl;
+      const { urn } = entityUrn(ctx.registry, queryParam(url, 'urn'));
+      const direction = queryParam(url, 'direction') ?? 'OUTGOING';
+      if (direction !== 'INCOMING' && direction !== 'OUTGOING') throw badRequest(`Parameter 'direction' must be INCOMING or OUTGOING, got '${direction}'`);
+      const types = queryList(url, 'types') ?? [];
+      const start = Number(queryParam(url, 'start') ?? 0);
+      const count = Number(queryParam(url, 'count') ?? DEFAULT_COUNT);
+      if (!Number.isInteger(start) || start < 0) throw badRequest("Parameter 'start' must be a non-negative integer");
+      if (!Number.isInteger(count) || count < 0 || count > MAX_COUNT) throw badRequest(`Parameter 'count' must be an integer between 0 and ${MAX_COUNT}`);
+      const { total, edges } = await ctx.graph.edges({ urn: urn.raw, direction, types, start, count });
+      const relationships = edges.map((e) => ({
+        type: e.relationshipType,
+        entity: direction === 'OUTGOING' ? e.destination : e.source,
+        ...(e.createdOn !== undefined ? { created: { time: e.createdOn, actor: e.createdActor ?? 'urn:li:corpuser:unknown' } } : {}),
+      }));
+      res.json({ start, count: relationships.length, total, relationships, entities: relationships.map((r) => r.entity) });
+    }),
+  );
+
+  router.delete(
+    '/relationships',
+    route(async (req, res) => {
+      const { urn } = entityUrn(ctx.registry, queryParam(req.originalUrl, 'urn'));
+      await ctx.graph.removeNode(urn.raw);
+      res.status(200).end();
+    }),
+  );
+
+  return router;
+}

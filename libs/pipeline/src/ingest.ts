@@ -1,0 +1,35 @@
+/** The write use case: every ingest becomes proposals on the log; sync callers wait for them to apply. */
+import type { Registry } from '@cairn/core';
+import type { MetadataChangeProposal } from '@cairn/events';
+import { ACTOR_HEADER, type PipelineLogs } from './logs';
+import { checkProposal } from './proposal-check';
+import type { ApplyResult, WriteNotifier } from './write-notifier';
+
+export interface IngestOptions {
+  /** Answer once the proposals are durably queued instead of once they are applied. */
+  readonly async?: boolean;
+  readonly actor: string;
+}
+
+export class IngestService {
+  constructor(
+    private readonly registry: Registry,
+    private readonly logs: PipelineLogs,
+    private readonly notifier: WriteNotifier,
+    private readonly syncTimeoutMs: number,
+  ) {}
+
+  /**
+   * Checks every proposal first, so one bad record rejects the whole call and nothing is queued;
+   * then appends them in one atomic append.
+   */
+  async propose(proposals: readonly MetadataChangeProposal[], options: IngestOptions): Promise<ApplyResult[]> {
+    const now = Date.now();
+    const checked = proposals.map((p) => checkProposal(this.registry, p, now));
+    const ids = await this.logs.proposals.append(
+      checked.map((c) => ({ key: c.urn, value: c.mcp, headers: { [ACTOR_HEADER]: options.actor } })),
+    );
+    if (options.async) return ids.map(() => ({}));
+    return Promise.all(ids.map((id) => this.notifier.wait(id, this.syncTimeoutMs)));
+  }
+}

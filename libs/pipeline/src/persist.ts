@@ -1,0 +1,176 @@
+/**
+ * The persister: applies proposals from the log to the aspect store with the reference's version
+ * semantics and emits a change log per effective change. A proposal that cannot be applied goes to
+ * the failed-proposal topic and the partition moves on.
+ */
+import { applyPatch, PatchError, RestliError, unprocessable, type Registry } from '@cairn/core';
+import type { AuditStamp, MetadataChangeLog, MetadataChangeProposal } from '@cairn/events';
+import type { AspectStore, LogRecord, StoredAspect, WriteOutcome } from '@cairn/ports';
+import { ACTOR_HEADER, SYSTEM_ACTOR, type PipelineLogs } from './logs';
+import { checkAspectValue, checkProposal, isClientError, JSON_CONTENT, type CheckedProposal } from './proposal-check';
+import type { ApplyResult, WriteNotifier } from './write-notifier';
+
+const MAX_ATTEMPTS = 3;
+const KNOWN_ENTITIES = 100_000;
+
+export class Persister {
+  /** URNs whose key aspect is known to be stored (the persister is the only writer of its keys). */
+  private readonly knownEntities = new Set<string>();
+
+  constructor(
+    private readonly registry: Registry,
+    private readonly store: AspectStore,
+    private readonly logs: PipelineLogs,
+    private readonly notifier?: WriteNotifier,
+  ) {}
+
+  async handleBatch(batch: LogRecord<MetadataChangeProposal>[]): Promise<void> {
+    for (const record of batch) await this.handle(record);
+  }
+
+  private async handle(record: LogRecord<MetadataChangeProposal>): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const result = await this.apply(record);
+        this.notifier?.settle(record.id, { ok: true, result });
+        return;
+      } catch (err) {
+        if (!isClientError(err) && attempt < MAX_ATTEMPTS) {
+          await new Promise((r) => setTimeout(r, 100 * attempt));
+          continue;
+        }
+        const error = err instanceof RestliError ? err : new RestliError(500, `Failed to apply proposal: ${(err as Error).message}`);
+        await this.logs.failedProposals.append([{ key: record.key, value: { metadataChangeProposal: record.value, error: error.message } }]);
+        this.notifier?.settle(record.id, { ok: false, error });
+        return;
+      }
+    }
+  }
+
+  private async apply(record: LogRecord<MetadataChangeProposal>): Promise<ApplyResult> {
+    const now = Date.now();
+    const checked = checkProposal(this.registry, record.value, now);
+    const created: AuditStamp = { time: now, actor: record.headers[ACTOR_HEADER] ?? SYSTEM_ACTOR };
+    if (checked.aspect.kind === 'timeseries') {
+      await this.logs.timeseriesChangeLog.append([{ key: checked.urn, value: { ...checked.mcp, created } }]);
+      return {};
+    }
+    if (checked.mcp.changeType === 'DELETE') return this.delete(checked, created);
+    const value = checked.patch ? await this.patched(checked) : checked.value;
+    const mcp: MetadataChangeProposal = checked.patch
+      ? { ...checked.mcp, changeType: 'PATCH', aspect: { value: JSON.stringify(value), contentType: JSON_CONTENT } }
+      : checked.mcp;
+    const logs: MetadataChangeLog[] = [];
+    if (checked.aspect.kind !== 'key') logs.push(...(await this.ensureKey(checked, record.id, created)));
+    const outcome = await this.store.write({
+      urn: checked.urn,
+      aspect: checked.aspect.name,
+      metadata: (mcp.aspect as { value: string }).value,
+      systemMetadata: mcp.systemMetadata ?? {},
+      createdOn: created.time,
+      createdBy: created.actor,
+      proposalId: record.id,
+    });
+    if (checked.aspect.kind === 'key') this.remember(checked.urn);
+    const log = changeLogOf(mcp, outcome, created);
+    if (log) logs.push(log);
+    if (logs.length) await this.logs.versionedChangeLog.append(logs.map((l) => ({ key: checked.urn, value: l })));
+    return {};
+  }
+
+  private async patched(checked: CheckedProposal): Promise<unknown> {
+    const [current] = await this.store.getLatest([checked.urn], [checked.aspect.name]);
+    try {
+      const result = applyPatch(current ? JSON.parse(current.metadata) : {}, checked.patch ?? []);
+      return checkAspectValue(checked.aspect, result, checked.urn);
+    } catch (err) {
+      if (err instanceof PatchError) throw unprocessable(`Cannot apply patch to ${checked.aspect.name} of ${checked.urn}: ${err.message}`);
+      throw err;
+    }
+  }
+
+  /** Stores the key aspect on an entity's first write, with its own change log. */
+  private async ensureKey(checked: CheckedProposal, proposalId: string, created: AuditStamp): Promise<MetadataChangeLog[]> {
+    if (this.knownEntities.has(checked.urn)) return [];
+    const keyName = checked.entity.keyAspect.name;
+    const [existing] = await this.store.getLatest([checked.urn], [keyName]);
+    if (existing) {
+      this.remember(checked.urn);
+      return [];
+    }
+    const { urn } = this.registry.parseEntityUrn(checked.urn);
+    const keyValue = JSON.stringify(this.registry.keyFromUrn(urn, checked.entity));
+    const keyMcp: MetadataChangeProposal = {
+      entityType: checked.entity.name,
+      entityUrn: checked.urn,
+      changeType: 'UPSERT',
+      aspectName: keyName,
+      aspect: { value: keyValue, contentType: JSON_CONTENT },
+      systemMetadata: checked.mcp.systemMetadata,
+    };
+    const outcome = await this.store.write({
+      urn: checked.urn,
+      aspect: keyName,
+      metadata: keyValue,
+      systemMetadata: checked.mcp.systemMetadata ?? {},
+      createdOn: created.time,
+      createdBy: created.actor,
+      proposalId: `${proposalId}/key`,
+    });
+    this.remember(checked.urn);
+    const log = changeLogOf(keyMcp, outcome, created);
+    return log ? [log] : [];
+  }
+
+  private remember(urn: string): void {
+    if (this.knownEntities.size >= KNOWN_ENTITIES) this.knownEntities.clear();
+    this.knownEntities.add(urn);
+  }
+
+  /** DELETE of the key aspect removes the whole entity; of another aspect, all its versions. */
+  private async delete(checked: CheckedProposal, created: AuditStamp): Promise<ApplyResult> {
+    const removed: StoredAspect[] = [];
+    let rows: number;
+    if (checked.aspect.kind === 'key') {
+      const result = await this.store.deleteEntity(checked.urn);
+      removed.push(...result.latest);
+      rows = result.rows;
+      this.knownEntities.delete(checked.urn);
+    } else {
+      const result = await this.store.deleteAspect(checked.urn, checked.aspect.name);
+      if (result.latest) removed.push(result.latest);
+      rows = result.rows;
+    }
+    const keyName = checked.entity.keyAspect.name;
+    // Change logs of the other aspects first, the key's last: indexers drop the document on it.
+    removed.sort((a, b) => Number(a.aspect === keyName) - Number(b.aspect === keyName));
+    const logs: MetadataChangeLog[] = removed.map((row) => ({
+      entityType: checked.entity.name,
+      entityUrn: checked.urn,
+      changeType: 'DELETE',
+      aspectName: row.aspect,
+      previousAspectValue: { value: row.metadata, contentType: JSON_CONTENT },
+      ...(row.systemMetadata ? { previousSystemMetadata: row.systemMetadata } : {}),
+      ...(checked.mcp.systemMetadata ? { systemMetadata: checked.mcp.systemMetadata } : {}),
+      created,
+    }));
+    if (logs.length) await this.logs.versionedChangeLog.append(logs.map((l) => ({ key: checked.urn, value: l })));
+    return { rows };
+  }
+}
+
+/** The change log of a write, or none when nothing changed. */
+function changeLogOf(mcp: MetadataChangeProposal, outcome: WriteOutcome, created: AuditStamp): MetadataChangeLog | undefined {
+  if (outcome.kind === 'unchanged' && mcp.changeType !== 'RESTATE') return undefined;
+  const previous = outcome.kind === 'updated' || outcome.kind === 'replayed' ? outcome.previous : undefined;
+  return {
+    ...mcp,
+    ...(previous
+      ? {
+          previousAspectValue: { value: previous.metadata, contentType: JSON_CONTENT },
+          ...(previous.systemMetadata ? { previousSystemMetadata: previous.systemMetadata } : {}),
+        }
+      : {}),
+    created,
+  };
+}

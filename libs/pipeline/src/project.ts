@@ -1,0 +1,72 @@
+/**
+ * Projectors: consume change logs and keep the read-side indexes current. Both are idempotent
+ * (documents are keyed), so at-least-once delivery and replays converge.
+ */
+import type { Registry } from '@cairn/core';
+import type { MetadataChangeLog } from '@cairn/events';
+import type { GraphIndex, LogRecord, SearchFields, SearchIndex, TimeseriesIndex } from '@cairn/ports';
+import { edgesOf, searchFieldsOf } from '@cairn/search';
+
+function parseValue(mcl: MetadataChangeLog): unknown | null {
+  if (mcl.changeType === 'DELETE' || !mcl.aspect) return null;
+  return JSON.parse(mcl.aspect.value);
+}
+
+export class SearchProjector {
+  constructor(
+    private readonly registry: Registry,
+    private readonly search: SearchIndex,
+    private readonly graph: GraphIndex,
+  ) {}
+
+  async handleBatch(batch: LogRecord<MetadataChangeLog>[]): Promise<void> {
+    for (const { value } of batch) await this.project(value);
+  }
+
+  async project(mcl: MetadataChangeLog): Promise<void> {
+    const entity = this.registry.entity(mcl.entityType);
+    const aspect = entity?.aspects.get(mcl.aspectName ?? '');
+    if (!entity || !aspect || !mcl.entityUrn || aspect.kind === 'timeseries') return;
+    const urn = mcl.entityUrn;
+    if (aspect.kind === 'key' && mcl.changeType === 'DELETE') {
+      await this.search.deleteDocument(entity.name, urn);
+      await this.graph.removeNode(urn);
+      return;
+    }
+    const value = parseValue(mcl);
+    // Key fields come from the URN with every change, so a document never lacks them.
+    const key = this.registry.keyFromUrn(this.registry.parseEntityUrn(urn).urn, entity);
+    const fields: SearchFields = { urn, ...searchFieldsOf(entity.keyAspect, key), ...searchFieldsOf(aspect, value) };
+    await this.search.upsertFields(entity.name, urn, fields);
+    if (aspect.relationships.length) await this.graph.replaceEdges(urn, aspect.name, edgesOf(urn, aspect, value));
+  }
+}
+
+export class TimeseriesProjector {
+  constructor(
+    private readonly registry: Registry,
+    private readonly timeseries: TimeseriesIndex,
+  ) {}
+
+  async handleBatch(batch: LogRecord<MetadataChangeLog>[]): Promise<void> {
+    for (const { value } of batch) await this.project(value);
+  }
+
+  async project(mcl: MetadataChangeLog): Promise<void> {
+    const entity = this.registry.entity(mcl.entityType);
+    const aspect = entity?.aspects.get(mcl.aspectName ?? '');
+    if (!entity || !aspect || aspect.kind !== 'timeseries' || !mcl.entityUrn || !mcl.aspect) return;
+    const event = JSON.parse(mcl.aspect.value) as Record<string, unknown>;
+    await this.timeseries.upsert({
+      entityType: entity.name,
+      aspect: aspect.name,
+      urn: mcl.entityUrn,
+      timestampMillis: Number(event.timestampMillis),
+      ...(typeof event.eventGranularity === 'object' && event.eventGranularity ? { eventGranularity: JSON.stringify(event.eventGranularity) } : {}),
+      ...(typeof event.partitionSpec === 'object' && event.partitionSpec ? { partitionSpec: JSON.stringify(event.partitionSpec) } : {}),
+      ...(typeof event.messageId === 'string' ? { messageId: event.messageId } : {}),
+      event: mcl.aspect.value,
+      ...(mcl.systemMetadata ? { systemMetadata: JSON.stringify(mcl.systemMetadata) } : {}),
+    });
+  }
+}

@@ -1,0 +1,60 @@
+/** Versioned aspect storage: one row per (urn, aspect, version); version 0 is the latest. */
+import type { SystemMetadata } from '@cairn/events';
+
+export interface StoredAspect {
+  readonly urn: string;
+  readonly aspect: string;
+  readonly version: number;
+  /** The aspect value as JSON text. */
+  readonly metadata: string;
+  readonly systemMetadata?: SystemMetadata;
+  readonly createdOn: number;
+  readonly createdBy: string;
+}
+
+export interface AspectWrite {
+  readonly urn: string;
+  readonly aspect: string;
+  readonly metadata: string;
+  readonly systemMetadata: SystemMetadata;
+  readonly createdOn: number;
+  readonly createdBy: string;
+  /** The log position of the proposal, so a redelivered proposal is recognised. */
+  readonly proposalId: string;
+}
+
+export type WriteOutcome =
+  /** First version of the aspect. */
+  | { readonly kind: 'created'; readonly current: StoredAspect }
+  /** The previous latest was kept as a new version and replaced. */
+  | { readonly kind: 'updated'; readonly current: StoredAspect; readonly previous: StoredAspect }
+  /** Same value as stored: only systemMetadata.lastObserved was refreshed. */
+  | { readonly kind: 'unchanged'; readonly current: StoredAspect }
+  /** This very proposal was already applied (redelivery): nothing written. */
+  | { readonly kind: 'replayed'; readonly current: StoredAspect; readonly previous?: StoredAspect };
+
+export interface AspectScan {
+  readonly urn?: string;
+  readonly aspect?: string;
+  /** SQL LIKE pattern over URNs (`%` wildcard). */
+  readonly urnLike?: string;
+  readonly entityType?: string;
+  readonly start: number;
+  readonly limit: number;
+}
+
+export interface AspectStore {
+  write(write: AspectWrite): Promise<WriteOutcome>;
+  /** Latest (version 0) rows of the given URNs, optionally only of some aspects. */
+  getLatest(urns: readonly string[], aspects?: readonly string[]): Promise<StoredAspect[]>;
+  getVersion(urn: string, aspect: string, version: number): Promise<StoredAspect | undefined>;
+  /** Removes every version of one aspect; returns the latest that was removed. */
+  deleteAspect(urn: string, aspect: string): Promise<{ latest?: StoredAspect; rows: number }>;
+  /** Removes every row of a URN; returns the latest rows that were removed. */
+  deleteEntity(urn: string): Promise<{ latest: StoredAspect[]; rows: number }>;
+  exists(urn: string): Promise<boolean>;
+  /** Latest rows in (urn, aspect) order, for index rebuilds. */
+  scanLatest(scan: AspectScan): Promise<StoredAspect[]>;
+  countLatest(scan: Omit<AspectScan, 'start' | 'limit'>): Promise<number>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,43 @@
+/** An append-only, partitioned-by-key log of events with consumer groups (Kafka, or embedded). */
+
+export interface LogRecord<T> {
+  /** Position in the log, unique per topic (`<partition>:<offset>`); also the proposal id. */
+  readonly id: string;
+  readonly key: string;
+  readonly value: T;
+  readonly timestamp: number;
+  /** Out-of-band facts about the record, e.g. the actor who proposed it (Kafka headers). */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+export interface NewRecord<T> {
+  readonly key: string;
+  readonly value: T;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export interface Consumer {
+  /** Resolves once the consumer has stopped and its last batch is committed. */
+  stop(): Promise<void>;
+}
+
+export interface ConsumeOptions {
+  readonly maxBatch?: number;
+}
+
+export interface EventLog<T> {
+  readonly topic: string;
+  /**
+   * Appends records; resolves with their ids once they are durable. All records of one call
+   * are appended atomically where the backend allows it (the embedded log does).
+   */
+  append(records: ReadonlyArray<NewRecord<T>>): Promise<string[]>;
+  /**
+   * Delivers records in order per key, at least once: a batch's position is committed only
+   * after the handler resolves. A handler that throws is retried (it must route poison
+   * records elsewhere itself rather than throw for them).
+   */
+  consume(group: string, handler: (batch: LogRecord<T>[]) => Promise<void>, options?: ConsumeOptions): Consumer;
+  /** Records appended but not yet committed by the group. */
+  lag(group: string): Promise<number>;
+}

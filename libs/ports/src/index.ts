@@ -1,0 +1,3 @@
+export * from './event-log';
+export * from './aspect-store';
+export * from './indexes';

@@ -1,0 +1,79 @@
+/** Search-document fields and graph edges an aspect contributes, from its annotations. */
+import { valuesAtPath, type AspectSpec, type SearchableSpec } from '@cairn/core';
+import type { Edge, SearchFields } from '@cairn/ports';
+
+function isMulti(spec: SearchableSpec): boolean {
+  return spec.path.includes('*') || spec.fieldType === 'BROWSE_PATH';
+}
+
+function scalar(v: unknown): unknown {
+  return typeof v === 'object' && v !== null ? JSON.stringify(v) : v;
+}
+
+/**
+ * Every field the aspect can set, so fields the new value no longer has are cleared.
+ * `value` null means the aspect was deleted.
+ */
+export function searchFieldsOf(spec: AspectSpec, value: unknown | null): SearchFields {
+  const fields: SearchFields = {};
+  for (const s of spec.searchable) {
+    const values = value === null ? [] : flatten(valuesAtPath(value, s.path), s).map(scalar);
+    const multi = isMulti(s) || values.length > 1;
+    const merged = multi ? appendValues(fields[s.fieldName], values) : values[0];
+    fields[s.fieldName] = merged === undefined || (Array.isArray(merged) && merged.length === 0) ? null : merged;
+    if (s.hasValuesFieldName) fields[s.hasValuesFieldName] = value === null ? null : values.length > 0;
+    if (s.numValuesFieldName) fields[s.numValuesFieldName] = value === null ? null : values.length;
+  }
+  return fields;
+}
+
+/** Maps become `key=value` strings (customProperties); arrays of scalars spread. */
+function flatten(values: unknown[], spec: SearchableSpec): unknown[] {
+  const out: unknown[] = [];
+  for (const v of values) {
+    if (Array.isArray(v)) out.push(...v);
+    else if (v && typeof v === 'object' && spec.fieldType !== 'OBJECT') out.push(...Object.entries(v).map(([k, x]) => `${k}=${String(x)}`));
+    else out.push(v);
+  }
+  return out;
+}
+
+function appendValues(existing: unknown, values: unknown[]): unknown[] {
+  const base = Array.isArray(existing) ? existing : existing === null || existing === undefined ? [] : [existing];
+  return [...base, ...values];
+}
+
+/** Splits a path at its last `*` so per-item companions (createdOn) stay with their item. */
+function itemsAndRest(path: string): { items?: string; rest: string } {
+  const i = path.lastIndexOf('/*/');
+  return i < 0 ? { rest: path } : { items: path.slice(0, i + 2), rest: path.slice(i + 2) };
+}
+
+export function edgesOf(source: string, spec: AspectSpec, value: unknown | null): Edge[] {
+  if (value === null) return [];
+  const edges: Edge[] = [];
+  for (const r of spec.relationships) {
+    const { items, rest } = itemsAndRest(r.path);
+    const elements = items ? valuesAtPath(value, items) : [value];
+    const companion = (path: string | undefined, element: unknown): unknown => {
+      if (!path) return undefined;
+      if (items && path.startsWith(`${items}/`)) return valuesAtPath(element, path.slice(items.length))[0];
+      return valuesAtPath(value, path)[0];
+    };
+    for (const element of elements) {
+      for (const destination of valuesAtPath(element, rest)) {
+        if (typeof destination !== 'string') continue;
+        const createdOn = companion(r.createdOn, element);
+        const createdActor = companion(r.createdActor, element);
+        edges.push({
+          source,
+          destination,
+          relationshipType: r.name,
+          ...(typeof createdOn === 'number' ? { createdOn } : {}),
+          ...(typeof createdActor === 'string' ? { createdActor } : {}),
+        });
+      }
+    }
+  }
+  return edges;
+}

@@ -1,0 +1,1 @@
+export { searchFieldsOf, edgesOf } from './document';
