@@ -5,3 +5,4 @@ export * from './ingest';
 export * from './snapshot-proposals';
 export * from './persist';
 export * from './project';
+export * from './proposal-results';

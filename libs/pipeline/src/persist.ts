@@ -8,7 +8,7 @@ import type { AuditStamp, MetadataChangeLog, MetadataChangeProposal } from '@cai
 import type { AspectStore, LogRecord, StoredAspect, WriteOutcome } from '@cairn/ports';
 import { ACTOR_HEADER, SYSTEM_ACTOR, type PipelineLogs } from './logs';
 import { checkAspectValue, checkProposal, isClientError, JSON_CONTENT, type CheckedProposal } from './proposal-check';
-import type { ApplyResult, WriteNotifier } from './write-notifier';
+import type { ApplyResult, ProposalSettler } from './write-notifier';
 
 const MAX_ATTEMPTS = 3;
 const KNOWN_ENTITIES = 100_000;
@@ -21,7 +21,7 @@ export class Persister {
     private readonly registry: Registry,
     private readonly store: AspectStore,
     private readonly logs: PipelineLogs,
-    private readonly notifier?: WriteNotifier,
+    private readonly settler?: ProposalSettler,
   ) {}
 
   async handleBatch(batch: LogRecord<MetadataChangeProposal>[]): Promise<void> {
@@ -32,7 +32,7 @@ export class Persister {
     for (let attempt = 1; ; attempt++) {
       try {
         const result = await this.apply(record);
-        this.notifier?.settle(record.id, { ok: true, result });
+        this.settler?.settle(record.id, { ok: true, result });
         return;
       } catch (err) {
         if (!isClientError(err) && attempt < MAX_ATTEMPTS) {
@@ -41,7 +41,7 @@ export class Persister {
         }
         const error = err instanceof RestliError ? err : new RestliError(500, `Failed to apply proposal: ${(err as Error).message}`);
         await this.logs.failedProposals.append([{ key: record.key, value: { metadataChangeProposal: record.value, error: error.message } }]);
-        this.notifier?.settle(record.id, { ok: false, error });
+        this.settler?.settle(record.id, { ok: false, error });
         return;
       }
     }

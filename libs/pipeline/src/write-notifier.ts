@@ -10,11 +10,19 @@ export interface ApplyResult {
   readonly rows?: number;
 }
 
-type Settled = { ok: true; result: ApplyResult } | { ok: false; error: RestliError };
+export type Settled = { ok: true; result: ApplyResult } | { ok: false; error: RestliError };
+
+/**
+ * Where the persister reports each proposal's outcome: straight to the waiting requests in one
+ * process (WriteNotifier), or onto a results log that the API processes read (ResultLogSettler).
+ */
+export interface ProposalSettler {
+  settle(id: string, outcome: Settled): void;
+}
 
 const KEEP_SETTLED = 50_000;
 
-export class WriteNotifier {
+export class WriteNotifier implements ProposalSettler {
   private readonly waiters = new Map<string, (s: Settled) => void>();
   private readonly settled = new Map<string, Settled>();
 

@@ -23,6 +23,8 @@ export interface Consumer {
 
 export interface ConsumeOptions {
   readonly maxBatch?: number;
+  /** A group with no committed position starts at the end of the log instead of its beginning. */
+  readonly fromLatest?: boolean;
 }
 
 export interface EventLog<T> {

@@ -102,6 +102,9 @@ export class SqliteEventLog<T> implements EventLog<T> {
         wake = done;
       });
 
+    if (options.fromLatest && this.stmts.offset.get(this.topic, group) === undefined) {
+      this.stmts.commit.run(this.topic, group, this.nextSeq - 1);
+    }
     const loop = async () => {
       while (!stopped) {
         const committed = this.committedSeq(group);
