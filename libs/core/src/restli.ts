@@ -60,7 +60,8 @@ export function parseIntParam(value: unknown, name: string, fallback?: number): 
     if (fallback === undefined) throw badRequest(`Parameter '${name}' is required`);
     return fallback;
   }
-  const n = typeof value === 'number' ? value : Number(value);
+  // Decimal digits only, as Rest.li's Integer.parseInt: Number() would also take '0x10', '1e3' and ' '.
+  const n = typeof value === 'number' ? value : /^[+-]?\d+$/.test(String(value)) ? Number(value) : NaN;
   if (!Number.isInteger(n)) throw badRequest(`Parameter '${name}' must be an integer, got '${String(value)}'`);
   return n;
 }
