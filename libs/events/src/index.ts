@@ -1,0 +1,11 @@
+export * from './types';
+export * from './topics';
+export { EVENT_SCHEMA_FILES, defaultAvroDir, eventSchemas, loadEventSchemas, readAvroSchemaFile, type EventKind, type EventSchemas } from './avro/event-schemas';
+export { createEventCodecs, eventCodecs, EventCodecError, type EventCodec, type EventCodecs } from './avro/codecs';
+export { frame, unframe, MAGIC_BYTE, WireFormatError } from './avro/wire-format';
+export { SchemaRegistryCore, SchemaRegistryError, INVALID_SCHEMA_ERROR_CODE, type RegisteredSchema } from './avro/schema-registry';
+export { createEventSchemaRegistry } from './avro/event-registry';
+export { FramedCodec } from './avro/framed-codec';
+export { toStrictAvroJson } from './avro/avro-json';
+export { AvroSchemaBuilder, AvroTranslationError, avroDefault, type AvroComplexSchema, type AvroField, type AvroSchema } from './avro/model-to-avro';
+export { buildMceSchema, envelopeTypesOf, readMceUnionOrder, type MceEnvelopeTypes, type MceSchema, type MceUnionOrder } from './avro/mce-schema';
