@@ -32,13 +32,18 @@ function tokens(path: string): string[] {
 
 type Container = Record<string, unknown> | unknown[];
 
+/** An own member only: inherited ones (`__proto__`, `constructor`) are not part of a JSON document. */
+function member(obj: Record<string, unknown>, key: string): unknown {
+  return Object.hasOwn(obj, key) ? obj[key] : undefined;
+}
+
 function parentOf(root: unknown, path: string): { parent: Container; key: string } {
   const ts = tokens(path);
   if (ts.length === 0) throw new PatchError('The whole document cannot be the target of this operation');
   let node: unknown = root;
   for (const t of ts.slice(0, -1)) {
     if (Array.isArray(node)) node = node[Number(t)];
-    else if (node && typeof node === 'object') node = (node as Record<string, unknown>)[t];
+    else if (node && typeof node === 'object') node = member(node as Record<string, unknown>, t);
     else node = undefined;
     if (node === undefined || node === null || typeof node !== 'object') throw new PatchError(`Path ${path} does not exist`);
   }
@@ -55,7 +60,7 @@ function arrayIndex(arr: unknown[], key: string, forInsert: boolean): number {
 function get(root: unknown, path: string): unknown {
   if (path === '') return root;
   const { parent, key } = parentOf(root, path);
-  const v = Array.isArray(parent) ? parent[arrayIndex(parent, key, false)] : parent[key];
+  const v = Array.isArray(parent) ? parent[arrayIndex(parent, key, false)] : member(parent, key);
   if (v === undefined) throw new PatchError(`Path ${path} does not exist`);
   return v;
 }
@@ -63,7 +68,7 @@ function get(root: unknown, path: string): unknown {
 function remove(root: unknown, path: string): unknown {
   const { parent, key } = parentOf(root, path);
   if (Array.isArray(parent)) return parent.splice(arrayIndex(parent, key, false), 1)[0];
-  if (!(key in parent)) throw new PatchError(`Path ${path} does not exist`);
+  if (!Object.hasOwn(parent, key)) throw new PatchError(`Path ${path} does not exist`);
   const v = parent[key];
   delete parent[key];
   return v;
@@ -73,7 +78,8 @@ function add(root: unknown, path: string, value: unknown): unknown {
   if (path === '') return value;
   const { parent, key } = parentOf(root, path);
   if (Array.isArray(parent)) parent.splice(arrayIndex(parent, key, true), 0, value);
-  else parent[key] = value;
+  // Defined, not assigned: assigning `__proto__` would replace the object's prototype.
+  else Object.defineProperty(parent, key, { value, writable: true, enumerable: true, configurable: true });
   return root;
 }
 
