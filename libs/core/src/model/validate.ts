@@ -78,9 +78,8 @@ function check(value: unknown, type: TypeExpr, path: string, errors: string[]): 
         fail(errors, path, `expected a map, got ${describe(value)}`);
         return value;
       }
-      const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(value)) out[k] = check(v, t.values, `${path}/${k}`, errors);
-      return out;
+      // fromEntries defines the keys: assigning would drop a key named `__proto__` (or make it the prototype).
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, check(v, t.values, `${path}/${k}`, errors)]));
     }
     case 'union': {
       const keys = isPlainObject(value) ? Object.keys(value) : [];
