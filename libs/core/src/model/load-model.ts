@@ -19,7 +19,7 @@ import type {
 } from './types';
 
 const PRIMITIVES = new Set<string>(['string', 'int', 'long', 'float', 'double', 'boolean', 'bytes']);
-const DEFAULT_QUERY_TYPES = new Set<string>(['TEXT', 'TEXT_PARTIAL', 'URN', 'URN_PARTIAL', 'KEYWORD', 'WORD_GRAM']);
+const DEFAULT_QUERY_TYPES = new Set<string>(['TEXT', 'TEXT_PARTIAL', 'URN', 'URN_PARTIAL', 'WORD_GRAM']);
 
 export class ModelError extends Error {}
 
