@@ -177,3 +177,15 @@ describe('time-series aspects', () => {
     expect(after.body.value.values.map((v: any) => JSON.parse(v.aspect.value).timestampMillis)).toEqual([1000]);
   });
 });
+
+describe('metrics', () => {
+  it('exposes Prometheus metrics with request latencies and consumer lag', async () => {
+    await call(t, 'GET', '/config');
+    const res = await fetch(`${t.baseUrl}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/text\/plain/);
+    const text = await res.text();
+    expect(text).toMatch(/cairn_http_request_duration_seconds_bucket\{[^}]*route="\/config"/);
+    expect(text).toMatch(/cairn_consumer_lag_records\{[^}]*group="mce-consumer"[^}]*\} \d+/);
+  });
+});

@@ -60,9 +60,11 @@ export function mountRestApi(app: express.Express, ctx: CatalogContext): void {
   app.use('/gms', routes);
 }
 
-export function createRestApp(ctx: CatalogContext): express.Express {
+/** `before` mounts what must precede the REST routes (metrics, other APIs). */
+export function createRestApp(ctx: CatalogContext, before?: (app: express.Express) => void): express.Express {
   const app = express();
   app.disable('x-powered-by');
+  before?.(app);
   mountRestApi(app, ctx);
   app.use(notFoundHandler);
   app.use(errorHandler(ctx.info.exposeStackTraces));

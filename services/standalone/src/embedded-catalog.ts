@@ -16,6 +16,7 @@ import {
 } from '@cairn/adapter-embedded';
 import { IngestService, Persister, SearchProjector, TimeseriesProjector, WriteNotifier, type PipelineLogs } from '@cairn/pipeline';
 import { createRestApp, type CatalogContext } from '@cairn/api-rest';
+import { createMetrics, httpMetricsMiddleware, metricsHandler } from '@cairn/observability';
 import type { Consumer } from '@cairn/ports';
 import type { StandaloneConfig } from './config';
 
@@ -52,11 +53,24 @@ export async function startEmbeddedCatalog(config: StandaloneConfig): Promise<Ru
   const persister = new Persister(registry, store, logs, notifier);
   const searchProjector = new SearchProjector(registry, search, graph);
   const timeseriesProjector = new TimeseriesProjector(registry, timeseries);
+  const metrics = createMetrics('standalone');
   const consumers: Consumer[] = [
-    logs.proposals.consume(PERSISTER_GROUP, (batch) => persister.handleBatch(batch)),
-    logs.versionedChangeLog.consume(SEARCH_GROUP, (batch) => searchProjector.handleBatch(batch)),
-    logs.timeseriesChangeLog.consume(TIMESERIES_GROUP, (batch) => timeseriesProjector.handleBatch(batch)),
+    logs.proposals.consume(PERSISTER_GROUP, async (batch) => {
+      await persister.handleBatch(batch);
+      metrics.proposalsApplied.inc({ outcome: 'settled' }, batch.length);
+    }),
+    logs.versionedChangeLog.consume(SEARCH_GROUP, async (batch) => {
+      await searchProjector.handleBatch(batch);
+      metrics.changeLogsProjected.inc({ projector: 'search' }, batch.length);
+    }),
+    logs.timeseriesChangeLog.consume(TIMESERIES_GROUP, async (batch) => {
+      await timeseriesProjector.handleBatch(batch);
+      metrics.changeLogsProjected.inc({ projector: 'timeseries' }, batch.length);
+    }),
   ];
+  metrics.trackLag(PERSISTER_GROUP, () => logs.proposals.lag(PERSISTER_GROUP));
+  metrics.trackLag(SEARCH_GROUP, () => logs.versionedChangeLog.lag(SEARCH_GROUP));
+  metrics.trackLag(TIMESERIES_GROUP, () => logs.timeseriesChangeLog.lag(TIMESERIES_GROUP));
 
   const context: CatalogContext = {
     registry,
@@ -83,7 +97,10 @@ export async function startEmbeddedCatalog(config: StandaloneConfig): Promise<Ru
     },
   };
 
-  const app = createRestApp(context);
+  const app = createRestApp(context, (a) => {
+    a.use(httpMetricsMiddleware(metrics));
+    a.get('/metrics', metricsHandler(metrics));
+  });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
     s.once('error', reject);
