@@ -1,0 +1,35 @@
+import { valuesAtPath } from './paths';
+
+describe('valuesAtPath', () => {
+  const value = {
+    name: 'n',
+    owners: [{ owner: 'urn:li:corpuser:a', tags: ['x', 'y'] }, { owner: 'urn:li:corpuser:b', tags: [] }, { owner: null }],
+    props: { k1: 'v1', k2: 'v2' },
+    nested: { deep: { flag: false, zero: 0 } },
+  };
+
+  it('reads a field', () => {
+    expect(valuesAtPath(value, '/name')).toEqual(['n']);
+    expect(valuesAtPath(value, '/nested/deep/flag')).toEqual([false]);
+    expect(valuesAtPath(value, '/nested/deep/zero')).toEqual([0]);
+  });
+
+  it('returns the whole value for an empty path', () => {
+    expect(valuesAtPath(value, '')).toEqual([value]);
+    expect(valuesAtPath(value, '/')).toEqual([value]);
+  });
+
+  it('spreads * over array items and map values, skipping nulls', () => {
+    expect(valuesAtPath(value, '/owners/*/owner')).toEqual(['urn:li:corpuser:a', 'urn:li:corpuser:b']);
+    expect(valuesAtPath(value, '/owners/*/tags/*')).toEqual(['x', 'y']);
+    expect(valuesAtPath(value, '/props/*')).toEqual(['v1', 'v2']);
+  });
+
+  it('returns nothing for missing paths, nulls, or named segments into arrays', () => {
+    expect(valuesAtPath(value, '/nope')).toEqual([]);
+    expect(valuesAtPath(value, '/nope/deeper')).toEqual([]);
+    expect(valuesAtPath(value, '/owners/owner')).toEqual([]);
+    expect(valuesAtPath(value, '/name/*')).toEqual([]);
+    expect(valuesAtPath(null, '/name')).toEqual([]);
+  });
+});
