@@ -35,6 +35,8 @@ export function errorHandler(exposeStack: boolean) {
   return (err: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(err);
     const { error, stack } = toRestliError(err, exposeStack);
+    const retryAfter = (err as { retryAfterSeconds?: number }).retryAfterSeconds;
+    if (typeof retryAfter === 'number') res.set('Retry-After', String(retryAfter));
     if (error.status >= 500) process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'request failed', error: String((err as Error)?.stack ?? err) })}\n`);
     res
       .status(error.status)

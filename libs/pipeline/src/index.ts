@@ -6,3 +6,4 @@ export * from './snapshot-proposals';
 export * from './persist';
 export * from './project';
 export * from './proposal-results';
+export * from './backpressure';

@@ -3,6 +3,7 @@ import type { Registry } from '@cairn/core';
 import type { MetadataChangeProposal } from '@cairn/events';
 import { ACTOR_HEADER, type PipelineLogs } from './logs';
 import { checkProposal } from './proposal-check';
+import type { Backpressure } from './backpressure';
 import type { ApplyResult, WriteNotifier } from './write-notifier';
 
 export interface IngestOptions {
@@ -17,6 +18,7 @@ export class IngestService {
     private readonly logs: PipelineLogs,
     private readonly notifier: WriteNotifier,
     private readonly syncTimeoutMs: number,
+    private readonly backpressure?: Backpressure,
   ) {}
 
   /**
@@ -26,6 +28,7 @@ export class IngestService {
   async propose(proposals: readonly MetadataChangeProposal[], options: IngestOptions): Promise<ApplyResult[]> {
     const now = Date.now();
     const checked = proposals.map((p) => checkProposal(this.registry, p, now));
+    await this.backpressure?.admit();
     const ids = await this.logs.proposals.append(
       checked.map((c) => ({ key: c.urn, value: c.mcp, headers: { [ACTOR_HEADER]: options.actor } })),
     );

@@ -1,5 +1,6 @@
 /** Configuration of the all-in-one embedded service, from the environment. */
 import { resolve } from 'node:path';
+import { DEFAULT_BACKPRESSURE } from '@cairn/pipeline';
 
 export interface StandaloneConfig {
   readonly port: number;
@@ -10,6 +11,8 @@ export interface StandaloneConfig {
   readonly syncWriteTimeoutMs: number;
   readonly durability: 'normal' | 'full';
   readonly exposeStackTraces: boolean;
+  readonly maxIndexLag: number;
+  readonly maxPendingWrites: number;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -32,5 +35,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): StandaloneC
     syncWriteTimeoutMs: int(env, 'SYNC_WRITE_TIMEOUT_MS', 30_000),
     durability,
     exposeStackTraces: env.EXPOSE_STACK_TRACES === 'true',
+    maxIndexLag: int(env, 'MAX_INDEX_LAG', DEFAULT_BACKPRESSURE.maxLag),
+    maxPendingWrites: int(env, 'MAX_PENDING_WRITES', DEFAULT_BACKPRESSURE.maxPendingWrites),
   };
 }

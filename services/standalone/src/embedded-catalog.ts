@@ -14,7 +14,7 @@ import {
   SqliteSearchIndex,
   SqliteTimeseriesIndex,
 } from '@cairn/adapter-embedded';
-import { IngestService, Persister, SearchProjector, TimeseriesProjector, WriteNotifier, type PipelineLogs } from '@cairn/pipeline';
+import { Backpressure, DEFAULT_BACKPRESSURE, IngestService, Persister, SearchProjector, TimeseriesProjector, WriteNotifier, type PipelineLogs } from '@cairn/pipeline';
 import { createRestApp, type CatalogContext } from '@cairn/api-rest';
 import { createMetrics, httpMetricsMiddleware, metricsHandler } from '@cairn/observability';
 import type { Consumer } from '@cairn/ports';
@@ -72,9 +72,20 @@ export async function startEmbeddedCatalog(config: StandaloneConfig): Promise<Ru
   metrics.trackLag(SEARCH_GROUP, () => logs.versionedChangeLog.lag(SEARCH_GROUP));
   metrics.trackLag(TIMESERIES_GROUP, () => logs.timeseriesChangeLog.lag(TIMESERIES_GROUP));
 
+  const maxLag = async () =>
+    Math.max(
+      await logs.proposals.lag(PERSISTER_GROUP),
+      await logs.versionedChangeLog.lag(SEARCH_GROUP),
+      await logs.timeseriesChangeLog.lag(TIMESERIES_GROUP),
+    );
+  const backpressure = new Backpressure(
+    { ...DEFAULT_BACKPRESSURE, maxLag: config.maxIndexLag, maxPendingWrites: config.maxPendingWrites },
+    maxLag,
+    () => notifier.pending,
+  );
   const context: CatalogContext = {
     registry,
-    ingest: new IngestService(registry, logs, notifier, config.syncWriteTimeoutMs),
+    ingest: new IngestService(registry, logs, notifier, config.syncWriteTimeoutMs, backpressure),
     store,
     search,
     graph,

@@ -7,6 +7,7 @@ import { actions, actorOf, body, entityUrn, optionalInt, optionalString, require
 import { recordUnion } from '../envelopes';
 
 const DEFAULT_TIMESERIES_LIMIT = 10000;
+const MAX_PROPOSALS_PER_BATCH = 10000;
 
 export function aspectsRouter(ctx: CatalogContext): Router {
   const router = Router();
@@ -21,6 +22,15 @@ export function aspectsRouter(ctx: CatalogContext): Router {
         const async = parseBoolParam(params.async, 'async', ctx.info.asyncIngestDefault);
         await ctx.ingest.propose([proposal], { async, actor: actorOf(res) });
         return proposal.entityUrn ?? '';
+      },
+      ingestProposalBatch: async (req, res) => {
+        const params = body(req);
+        const proposals = params.proposals;
+        if (!Array.isArray(proposals) || proposals.length === 0) throw badRequest("Parameter 'proposals' must be a non-empty list");
+        if (proposals.length > MAX_PROPOSALS_PER_BATCH) throw badRequest(`At most ${MAX_PROPOSALS_PER_BATCH} proposals per batch, got ${proposals.length}`);
+        const async = parseBoolParam(params.async, 'async', ctx.info.asyncIngestDefault);
+        await ctx.ingest.propose(proposals as MetadataChangeProposal[], { async, actor: actorOf(res) });
+        return (proposals as MetadataChangeProposal[]).map((p) => p.entityUrn ?? '');
       },
       getTimeseriesAspectValues: async (req) => {
         const params = body(req);
