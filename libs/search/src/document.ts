@@ -6,6 +6,10 @@ function isMulti(spec: SearchableSpec): boolean {
   return spec.path.includes('*') || spec.fieldType === 'BROWSE_PATH';
 }
 
+function isObject(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
 function scalar(v: unknown): unknown {
   return typeof v === 'object' && v !== null ? JSON.stringify(v) : v;
 }
@@ -17,12 +21,15 @@ function scalar(v: unknown): unknown {
 export function searchFieldsOf(spec: AspectSpec, value: unknown | null): SearchFields {
   const fields: SearchFields = {};
   for (const s of spec.searchable) {
-    const values = value === null ? [] : flatten(valuesAtPath(value, s.path), s).map(scalar);
-    const multi = isMulti(s) || values.length > 1;
+    const raw = value === null ? [] : valuesAtPath(value, s.path);
+    const values = flatten(raw, s).map(scalar);
+    // A list or map at the path is multi-valued even with one entry (as the reference indexes it).
+    const multi = isMulti(s) || values.length > 1 || raw.some((v) => Array.isArray(v) || (isObject(v) && s.fieldType !== 'OBJECT'));
     const merged = multi ? appendValues(fields[s.fieldName], values) : values[0];
     fields[s.fieldName] = merged === undefined || (Array.isArray(merged) && merged.length === 0) ? null : merged;
-    if (s.hasValuesFieldName) fields[s.hasValuesFieldName] = value === null ? null : values.length > 0;
-    if (s.numValuesFieldName) fields[s.numValuesFieldName] = value === null ? null : values.length;
+    // Several paths of one aspect may share a has/num field (inputDatasets, inputDatasetEdges): an empty one must not reset it.
+    if (s.hasValuesFieldName) fields[s.hasValuesFieldName] = value === null ? null : fields[s.hasValuesFieldName] === true || values.length > 0;
+    if (s.numValuesFieldName) fields[s.numValuesFieldName] = value === null ? null : Math.max(Number(fields[s.numValuesFieldName] ?? 0), values.length);
   }
   return fields;
 }
