@@ -1,0 +1,327 @@
+/** The persister on the embedded adapters: a temp-file SQLite database, SqliteEventLog topics. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase, SqliteAspectStore, SqliteEventLog, type EmbeddedDb } from '@cairn/adapter-embedded';
+import { defaultRegistry, RestliError } from '@cairn/core';
+import type { FailedMetadataChangeProposal, MetadataChangeLog, MetadataChangeProposal } from '@cairn/events';
+import type { AspectStore, EventLog, LogRecord } from '@cairn/ports';
+import { ACTOR_HEADER, SYSTEM_ACTOR, type PipelineLogs } from './logs';
+import { Persister } from './persist';
+import { JSON_CONTENT, JSON_PATCH_CONTENT } from './proposal-check';
+import { WriteNotifier } from './write-notifier';
+
+const registry = defaultRegistry();
+const HIVE = 'urn:li:dataPlatform:hive';
+const DS = `urn:li:dataset:(${HIVE},db.orders,PROD)`;
+const DS_KEY = { platform: HIVE, name: 'db.orders', origin: 'PROD' };
+const ACTOR = 'urn:li:corpuser:writer';
+const OWNERSHIP = { owners: [{ owner: 'urn:li:corpuser:alice', type: 'DATAOWNER' }], lastModified: { time: 1, actor: ACTOR } };
+
+const dir = mkdtempSync(join(tmpdir(), 'cairn-persist-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let dbs = 0;
+let db: EmbeddedDb;
+let store: AspectStore;
+let logs: PipelineLogs;
+let notifier: WriteNotifier;
+let persister: Persister;
+let seq = 0;
+
+beforeEach(() => {
+  db = openDatabase(join(dir, `persist-${++dbs}.sqlite`));
+  store = new SqliteAspectStore(db);
+  logs = {
+    proposals: new SqliteEventLog<MetadataChangeProposal>(db, 'MetadataChangeProposal_v1'),
+    failedProposals: new SqliteEventLog<FailedMetadataChangeProposal>(db, 'FailedMetadataChangeProposal_v1'),
+    versionedChangeLog: new SqliteEventLog<MetadataChangeLog>(db, 'MetadataChangeLog_Versioned_v1'),
+    timeseriesChangeLog: new SqliteEventLog<MetadataChangeLog>(db, 'MetadataChangeLog_Timeseries_v1'),
+  };
+  notifier = new WriteNotifier();
+  persister = new Persister(registry, store, logs, notifier);
+});
+afterEach(() => db.close());
+
+function record(value: Partial<MetadataChangeProposal>, headers: Record<string, string> = { [ACTOR_HEADER]: ACTOR }): LogRecord<MetadataChangeProposal> {
+  return { id: `0:${++seq}`, key: value.entityUrn ?? '', value: value as MetadataChangeProposal, timestamp: Date.now(), headers };
+}
+
+const upsert = (aspectName: string, value: unknown, extra: Partial<MetadataChangeProposal> = {}) =>
+  record({ entityType: 'dataset', entityUrn: DS, changeType: 'UPSERT', aspectName, aspect: { value: JSON.stringify(value), contentType: JSON_CONTENT }, ...extra });
+
+/** Applies records one batch each; returns the records. */
+async function apply(...records: LogRecord<MetadataChangeProposal>[]): Promise<LogRecord<MetadataChangeProposal>[]> {
+  for (const r of records) await persister.handleBatch([r]);
+  return records;
+}
+
+let groups = 0;
+/** Everything on a topic so far (read by a fresh consumer group). */
+async function drain<T>(log: EventLog<T>): Promise<T[]> {
+  const group = `drain-${++groups}`;
+  const out: T[] = [];
+  const consumer = log.consume(group, async (batch) => {
+    out.push(...batch.map((r) => r.value));
+  });
+  const deadline = Date.now() + 5000;
+  while ((await log.lag(group)) > 0) {
+    if (Date.now() > deadline) throw new Error('drain timed out');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  await consumer.stop();
+  return out;
+}
+
+const latest = async (aspect: string, urn = DS) => {
+  const [row] = await store.getLatest([urn], [aspect]);
+  return row && JSON.parse(row.metadata);
+};
+
+describe('Persister: writes', () => {
+  it('writes the key aspect on the first write of an entity, with its own change log first', async () => {
+    const [r] = await apply(upsert('status', { removed: false }));
+    expect(await latest('datasetKey')).toEqual(DS_KEY);
+    expect(await latest('status')).toEqual({ removed: false });
+    const mcls = await drain(logs.versionedChangeLog);
+    expect(mcls.map((m) => [m.aspectName, m.changeType])).toEqual([
+      ['datasetKey', 'UPSERT'],
+      ['status', 'UPSERT'],
+    ]);
+    const [keyLog, statusLog] = mcls;
+    expect(JSON.parse(keyLog.aspect!.value)).toEqual(DS_KEY);
+    expect(keyLog).toMatchObject({ entityType: 'dataset', entityUrn: DS, created: { actor: ACTOR } });
+    expect(keyLog.previousAspectValue).toBeUndefined();
+    expect(statusLog).toMatchObject({ entityType: 'dataset', entityUrn: DS, aspect: { value: '{"removed":false}', contentType: JSON_CONTENT }, created: { actor: ACTOR } });
+    expect(statusLog.previousAspectValue).toBeUndefined();
+    expect(statusLog.systemMetadata).toMatchObject({ runId: 'no-run-id-provided' });
+    expect(statusLog.created!.time).toBeGreaterThan(0);
+    await expect(notifier.wait(r.id, 100)).resolves.toEqual({});
+  });
+
+  it('does not write the key again on later writes', async () => {
+    await apply(upsert('status', { removed: false }), upsert('ownership', OWNERSHIP));
+    const mcls = await drain(logs.versionedChangeLog);
+    expect(mcls.map((m) => m.aspectName)).toEqual(['datasetKey', 'status', 'ownership']);
+  });
+
+  it('does not write the key again after a restart (a new persister)', async () => {
+    await apply(upsert('status', { removed: false }));
+    persister = new Persister(registry, store, logs, notifier);
+    await apply(upsert('ownership', OWNERSHIP));
+    expect((await drain(logs.versionedChangeLog)).map((m) => m.aspectName)).toEqual(['datasetKey', 'status', 'ownership']);
+  });
+
+  it('uses the system actor when the proposal has no actor header', async () => {
+    await persister.handleBatch([record({ entityType: 'dataset', entityUrn: DS, changeType: 'UPSERT', aspectName: 'status', aspect: { value: '{"removed":true}', contentType: JSON_CONTENT } }, {})]);
+    const mcls = await drain(logs.versionedChangeLog);
+    expect(mcls.every((m) => m.created?.actor === SYSTEM_ACTOR)).toBe(true);
+    const [row] = await store.getLatest([DS], ['status']);
+    expect(row.createdBy).toBe(SYSTEM_ACTOR);
+  });
+
+  it('carries the previous value in the change log of an update', async () => {
+    await apply(upsert('status', { removed: false }, { systemMetadata: { runId: 'first', lastObserved: 1 } }), upsert('status', { removed: true }));
+    const mcls = await drain(logs.versionedChangeLog);
+    const last = mcls[mcls.length - 1];
+    expect(last.aspect!.value).toBe('{"removed":true}');
+    expect(last.previousAspectValue).toEqual({ value: '{"removed":false}', contentType: JSON_CONTENT });
+    expect(last.previousSystemMetadata).toMatchObject({ runId: 'first', lastObserved: 1 });
+    expect(JSON.parse((await store.getVersion(DS, 'status', 1))!.metadata)).toEqual({ removed: false });
+  });
+
+  it('emits no change log for an unchanged write, but refreshes lastObserved', async () => {
+    await apply(upsert('ownership', OWNERSHIP, { systemMetadata: { lastObserved: 10, runId: 'r1' } }));
+    const reordered = { lastModified: { actor: ACTOR, time: 1 }, owners: [{ type: 'DATAOWNER', owner: 'urn:li:corpuser:alice' }] };
+    await apply(upsert('ownership', reordered, { systemMetadata: { lastObserved: 20, runId: 'r2' } }));
+    expect((await drain(logs.versionedChangeLog)).map((m) => m.aspectName)).toEqual(['datasetKey', 'ownership']);
+    const [row] = await store.getLatest([DS], ['ownership']);
+    expect(row.systemMetadata).toMatchObject({ lastObserved: 20, runId: 'r1' });
+    expect(await store.getVersion(DS, 'ownership', 1)).toBeUndefined();
+  });
+
+  it('emits a change log for a RESTATE of the same value', async () => {
+    await apply(upsert('status', { removed: false }), upsert('status', { removed: false }, { changeType: 'RESTATE' }));
+    const mcls = await drain(logs.versionedChangeLog);
+    expect(mcls.map((m) => [m.aspectName, m.changeType])).toEqual([
+      ['datasetKey', 'UPSERT'],
+      ['status', 'UPSERT'],
+      ['status', 'RESTATE'],
+    ]);
+    expect(await store.getVersion(DS, 'status', 1)).toBeUndefined();
+  });
+
+  it('re-emits the change log of a redelivered proposal without writing a new version', async () => {
+    const first = upsert('status', { removed: false });
+    const second = upsert('status', { removed: true });
+    await apply(first, second);
+    await persister.handleBatch([second]);
+    const mcls = (await drain(logs.versionedChangeLog)).filter((m) => m.aspectName === 'status');
+    expect(mcls).toHaveLength(3);
+    expect(mcls[2].aspect).toEqual(mcls[1].aspect);
+    expect(mcls[2].previousAspectValue).toEqual({ value: '{"removed":false}', contentType: JSON_CONTENT });
+    expect(await store.getVersion(DS, 'status', 2)).toBeUndefined();
+  });
+
+  it('applies a PATCH to the stored value and logs the result', async () => {
+    const tags = { tags: [{ tag: 'urn:li:tag:a' }] };
+    const patch = [{ op: 'add', path: '/tags/-', value: { tag: 'urn:li:tag:b' } }];
+    await apply(
+      upsert('globalTags', tags),
+      record({ entityType: 'dataset', entityUrn: DS, changeType: 'PATCH', aspectName: 'globalTags', aspect: { value: JSON.stringify(patch), contentType: JSON_PATCH_CONTENT } }),
+    );
+    expect(await latest('globalTags')).toEqual({ tags: [{ tag: 'urn:li:tag:a' }, { tag: 'urn:li:tag:b' }] });
+    const last = (await drain(logs.versionedChangeLog)).pop()!;
+    expect(last.changeType).toBe('PATCH');
+    expect(last.aspect).toEqual({ value: JSON.stringify({ tags: [{ tag: 'urn:li:tag:a' }, { tag: 'urn:li:tag:b' }] }), contentType: JSON_CONTENT });
+    expect(last.previousAspectValue).toEqual({ value: JSON.stringify(tags), contentType: JSON_CONTENT });
+  });
+
+  it('sends a time-series proposal to the time-series change log only', async () => {
+    const profile = { timestampMillis: 1_650_000_000_000, rowCount: 7 };
+    await apply(upsert('datasetProfile', profile));
+    const ts = await drain(logs.timeseriesChangeLog);
+    expect(ts).toHaveLength(1);
+    expect(ts[0]).toMatchObject({ entityUrn: DS, aspectName: 'datasetProfile', aspect: { value: JSON.stringify(profile) }, created: { actor: ACTOR } });
+    expect(await drain(logs.versionedChangeLog)).toEqual([]);
+    expect(await store.exists(DS)).toBe(false);
+  });
+
+  it('writes a key aspect proposal without a second key change log', async () => {
+    await apply(upsert('datasetKey', DS_KEY));
+    expect((await drain(logs.versionedChangeLog)).map((m) => m.aspectName)).toEqual(['datasetKey']);
+    await apply(upsert('status', { removed: false }));
+    expect((await drain(logs.versionedChangeLog)).map((m) => m.aspectName)).toEqual(['datasetKey', 'status']);
+  });
+});
+
+describe('Persister: failures', () => {
+  it('routes a poison proposal to the failed topic with the reason and applies the next ones', async () => {
+    const bad = upsert('status', { removed: 'yes' });
+    const unknown = record({ entityType: 'dataset', entityUrn: DS, changeType: 'UPSERT', aspectName: 'nope', aspect: { value: '{}', contentType: JSON_CONTENT } });
+    const good = upsert('status', { removed: true });
+    await persister.handleBatch([bad, unknown, good]);
+    const failed = await drain(logs.failedProposals);
+    expect(failed).toHaveLength(2);
+    expect(failed[0].metadataChangeProposal).toEqual(bad.value);
+    expect(failed[0].error).toMatch(/Failed to validate aspect status.*\/removed: expected a boolean/);
+    expect(failed[1].error).toMatch(/Unknown aspect 'nope'/);
+    expect(await latest('status')).toEqual({ removed: true });
+    await expect(notifier.wait(bad.id, 100)).rejects.toMatchObject({ status: 422 });
+    await expect(notifier.wait(unknown.id, 100)).rejects.toMatchObject({ status: 400 });
+    await expect(notifier.wait(good.id, 100)).resolves.toEqual({});
+  });
+
+  it('fails a PATCH that cannot apply with 422', async () => {
+    await apply(upsert('globalTags', { tags: [] }));
+    const patch = record({
+      entityType: 'dataset',
+      entityUrn: DS,
+      changeType: 'PATCH',
+      aspectName: 'globalTags',
+      aspect: { value: JSON.stringify([{ op: 'remove', path: '/tags/3' }]), contentType: JSON_PATCH_CONTENT },
+    });
+    await apply(patch);
+    const [failed] = await drain(logs.failedProposals);
+    expect(failed.error).toMatch(/Cannot apply patch to globalTags/);
+    await expect(notifier.wait(patch.id, 100)).rejects.toMatchObject({ status: 422 });
+    expect(await latest('globalTags')).toEqual({ tags: [] });
+  });
+
+  it('fails a PATCH whose result does not validate with 422', async () => {
+    const patch = record({
+      entityType: 'dataset',
+      entityUrn: DS,
+      changeType: 'PATCH',
+      aspectName: 'globalTags',
+      aspect: { value: JSON.stringify([{ op: 'add', path: '/tags', value: 'nope' }]), contentType: JSON_PATCH_CONTENT },
+    });
+    await apply(patch);
+    await expect(notifier.wait(patch.id, 100)).rejects.toMatchObject({ status: 422 });
+    expect(await store.exists(DS)).toBe(false);
+  });
+
+  it('retries a store failure, then fails the proposal with 500', async () => {
+    let failures = 2;
+    const flaky: AspectStore = Object.create(store);
+    flaky.write = async (w) => {
+      if (failures-- > 0) throw new Error('disk on fire');
+      return store.write(w);
+    };
+    persister = new Persister(registry, flaky, logs, notifier);
+    const r = upsert('datasetKey', DS_KEY);
+    await apply(r);
+    await expect(notifier.wait(r.id, 100)).resolves.toEqual({});
+    expect(await drain(logs.failedProposals)).toEqual([]);
+
+    failures = 10;
+    const doomed = upsert('status', { removed: true });
+    await apply(doomed);
+    const [failed] = await drain(logs.failedProposals);
+    expect(failed.error).toMatch(/disk on fire/);
+    const err = await notifier.wait(doomed.id, 100).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RestliError);
+    expect((err as RestliError).status).toBe(500);
+  });
+});
+
+describe('Persister: deletes', () => {
+  beforeEach(async () => {
+    await apply(upsert('status', { removed: false }), upsert('status', { removed: true }), upsert('ownership', OWNERSHIP));
+    await apply(record({ entityType: 'corpuser', entityUrn: 'urn:li:corpuser:alice', changeType: 'UPSERT', aspectName: 'status', aspect: { value: '{"removed":false}', contentType: JSON_CONTENT } }));
+  });
+
+  const del = (aspectName: string) => record({ entityType: 'dataset', entityUrn: DS, changeType: 'DELETE', aspectName });
+
+  it('DELETE of the key aspect removes the entity and logs each aspect, the key last', async () => {
+    const before = await drain(logs.versionedChangeLog);
+    const r = del('datasetKey');
+    await apply(r);
+    expect(await store.exists(DS)).toBe(false);
+    expect(await store.exists('urn:li:corpuser:alice')).toBe(true);
+    await expect(notifier.wait(r.id, 100)).resolves.toEqual({ rows: 4 });
+    const mcls = (await drain(logs.versionedChangeLog)).slice(before.length);
+    expect(mcls.map((m) => m.changeType)).toEqual(['DELETE', 'DELETE', 'DELETE']);
+    expect(mcls.map((m) => m.aspectName).slice(0, 2).sort()).toEqual(['ownership', 'status']);
+    expect(mcls[2].aspectName).toBe('datasetKey');
+    const byAspect = Object.fromEntries(mcls.map((m) => [m.aspectName, m]));
+    expect(JSON.parse(byAspect.datasetKey.previousAspectValue!.value)).toEqual(DS_KEY);
+    expect(JSON.parse(byAspect.status.previousAspectValue!.value)).toEqual({ removed: true });
+    expect(JSON.parse(byAspect.ownership.previousAspectValue!.value)).toEqual(OWNERSHIP);
+    for (const m of mcls) {
+      expect(m.aspect).toBeUndefined();
+      expect(m).toMatchObject({ entityType: 'dataset', entityUrn: DS, created: { actor: ACTOR } });
+      expect(m.previousSystemMetadata).toBeDefined();
+    }
+  });
+
+  it('writes the key again when the entity comes back after a delete', async () => {
+    await apply(del('datasetKey'));
+    const before = (await drain(logs.versionedChangeLog)).length;
+    await apply(upsert('status', { removed: false }));
+    const mcls = (await drain(logs.versionedChangeLog)).slice(before);
+    expect(mcls.map((m) => m.aspectName)).toEqual(['datasetKey', 'status']);
+    expect(await latest('datasetKey')).toEqual(DS_KEY);
+  });
+
+  it('DELETE of another aspect removes all its versions only', async () => {
+    const before = (await drain(logs.versionedChangeLog)).length;
+    const r = del('status');
+    await apply(r);
+    await expect(notifier.wait(r.id, 100)).resolves.toEqual({ rows: 2 });
+    expect(await latest('status')).toBeUndefined();
+    expect(await store.getVersion(DS, 'status', 1)).toBeUndefined();
+    expect(await latest('ownership')).toEqual(OWNERSHIP);
+    const mcls = (await drain(logs.versionedChangeLog)).slice(before);
+    expect(mcls).toHaveLength(1);
+    expect(mcls[0]).toMatchObject({ changeType: 'DELETE', aspectName: 'status', previousAspectValue: { value: '{"removed":true}' } });
+  });
+
+  it('DELETE of nothing logs nothing', async () => {
+    const before = (await drain(logs.versionedChangeLog)).length;
+    const r = del('globalTags');
+    await apply(r);
+    await expect(notifier.wait(r.id, 100)).resolves.toEqual({ rows: 0 });
+    expect(await drain(logs.versionedChangeLog)).toHaveLength(before);
+  });
+});
