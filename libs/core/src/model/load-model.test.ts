@@ -183,7 +183,8 @@ describe('loadModel on a tiny model', () => {
   it('reads search annotations with their defaults', () => {
     const [name, partNames, createdAt, props] = info.searchable;
     expect(name).toMatchObject({ path: '/name', fieldName: 'name', fieldType: 'TEXT_PARTIAL', queryByDefault: true, boostScore: 10, addToFilters: false, enableAutocomplete: false, fieldNameAliases: [] });
-    expect(partNames).toMatchObject({ fieldName: 'partNames', fieldType: 'KEYWORD', queryByDefault: true, boostScore: 1 });
+    // KEYWORD is not among the types queried by default (TEXT, TEXT_PARTIAL, URN, URN_PARTIAL, WORD_GRAM).
+    expect(partNames).toMatchObject({ fieldName: 'partNames', fieldType: 'KEYWORD', queryByDefault: false, boostScore: 1 });
     expect(createdAt).toMatchObject({ fieldName: 'createdAt', fieldType: 'DATETIME', queryByDefault: false });
     expect(props).toMatchObject({ queryByDefault: false, addToFilters: true, hasValuesFieldName: 'hasProps', numValuesFieldName: 'numProps', fieldNameAliases: ['_props'] });
     expect(model.aspects.get('thingKey')!.searchable[0].fieldName).toBe('id');
