@@ -324,6 +324,8 @@ export function describeAspectStoreContract(name: string, open: () => Promise<Op
         );
         expect(await store.countLatest({ urnLike: 'urn:li:corpuser:zed' })).toBe(2);
         expect(await store.countLatest({ urnLike: 'urn:li:corpuser:ze' })).toBe(0);
+        // URNs are case-sensitive, as in the reference's store.
+        expect(await store.countLatest({ urnLike: 'URN:LI:DATASET:%' })).toBe(0);
       });
 
       it('takes \\_ and \\% in urnLike literally', async () => {

@@ -27,6 +27,24 @@ function toStored(row: Row): StoredAspect {
   };
 }
 
+/** Escapes GLOB's special characters so the text matches itself. */
+function globLiteral(text: string): string {
+  return text.replace(/[*?[]/g, (c) => `[${c}]`);
+}
+
+/** SQL LIKE (`%`, `_`, backslash escapes) as a GLOB pattern. */
+export function likeToGlob(like: string): string {
+  let out = '';
+  for (let i = 0; i < like.length; i++) {
+    const c = like[i];
+    if (c === '\\' && i + 1 < like.length) out += globLiteral(like[++i]);
+    else if (c === '%') out += '*';
+    else if (c === '_') out += '?';
+    else out += globLiteral(c);
+  }
+  return out;
+}
+
 export class SqliteAspectStore implements AspectStore {
   private readonly stmts;
   private readonly writeTx;
@@ -143,8 +161,9 @@ export class SqliteAspectStore implements AspectStore {
     };
     if (scan.urn) add('urn = ?', scan.urn);
     if (scan.aspect) add('aspect = ?', scan.aspect);
-    if (scan.urnLike) add("urn LIKE ? ESCAPE '\\'", scan.urnLike);
-    if (scan.entityType) add("urn LIKE ? ESCAPE '\\'", `urn:li:${scan.entityType.replace(/[%_\\]/g, '\\$&')}:%`);
+    // GLOB, not LIKE: URNs are case-sensitive (SQLite's LIKE folds ASCII case).
+    if (scan.urnLike) add('urn GLOB ?', likeToGlob(scan.urnLike));
+    if (scan.entityType) add('urn GLOB ?', `${globLiteral(`urn:li:${scan.entityType}:`)}*`);
     return { sql: clauses.join(' AND '), params };
   }
 
