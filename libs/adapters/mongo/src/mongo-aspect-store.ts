@@ -1,0 +1,114 @@
+/** AspectStore on MongoDB (or FerretDB): the reference's aspect table as one collection. */
+import { MongoClient, type Collection, type Db } from 'mongodb';
+import type { AspectScan, AspectStore, AspectWrite, StoredAspect, WriteOutcome } from '@cairn/ports';
+import { ASPECT_COLLECTION, rowId, toStoredAspect, type AspectDocument } from './aspect-document';
+import { AspectWriteLocks, WRITE_LOCK_COLLECTION, type WriteLockDocument } from './aspect-write-locks';
+import { byAspect, byUrn, latestMatching, latestOfUrns } from './scan-filters';
+import { writeVersioned } from './versioned-write';
+
+const URN_ASPECT_ORDER = { urn: 1, aspect: 1 } as const;
+const DELETE_HOLDER = 'a delete';
+
+/** Idempotent: creating an index that exists with the same options is a no-op. */
+async function ensureIndexes(rows: Collection<AspectDocument>): Promise<void> {
+  await rows.createIndex({ urn: 1, aspect: 1, version: 1 }, { unique: true, name: 'urn_aspect_version' });
+  // Latest rows in (urn, aspect) order, for scans over everything or a URN pattern.
+  await rows.createIndex({ version: 1, urn: 1, aspect: 1 }, { name: 'version_urn_aspect' });
+  // Latest rows of one aspect, for scans and counts by aspect.
+  await rows.createIndex({ aspect: 1, version: 1, urn: 1 }, { name: 'aspect_version_urn' });
+}
+
+export class MongoAspectStore implements AspectStore {
+  private constructor(
+    private readonly client: MongoClient,
+    private readonly rows: Collection<AspectDocument>,
+    private readonly locks: AspectWriteLocks,
+  ) {}
+
+  /** Opens a store on `db` of `client`; the store owns the client and closes it. */
+  static async open(client: MongoClient, db: Db): Promise<MongoAspectStore> {
+    const rows = db.collection<AspectDocument>(ASPECT_COLLECTION);
+    await ensureIndexes(rows);
+    const locks = await AspectWriteLocks.open(db.collection<WriteLockDocument>(WRITE_LOCK_COLLECTION));
+    return new MongoAspectStore(client, rows, locks);
+  }
+
+  async write(write: AspectWrite): Promise<WriteOutcome> {
+    return writeVersioned(this.rows, this.locks, write);
+  }
+
+  async getLatest(urns: readonly string[], aspects?: readonly string[]): Promise<StoredAspect[]> {
+    if (urns.length === 0 || aspects?.length === 0) return [];
+    if (aspects) {
+      // In the order asked for, as the embedded store answers: URN by URN, then aspect by aspect.
+      const ids = urns.flatMap((urn) => aspects.map((aspect) => rowId(urn, aspect, 0)));
+      const found = new Map((await this.findByIds(ids)).map((doc) => [doc._id, doc]));
+      return ids.flatMap((id) => found.get(id) ?? []).map(toStoredAspect);
+    }
+    const docs = await this.rows.find(latestOfUrns(urns)).sort(URN_ASPECT_ORDER).toArray();
+    return urns.flatMap((urn) => docs.filter((doc) => doc.urn === urn)).map(toStoredAspect);
+  }
+
+  /** One id as a lone `_id` filter: the only filter FerretDB answers without a collection scan. */
+  private async findByIds(ids: readonly string[]): Promise<AspectDocument[]> {
+    if (ids.length === 1) {
+      const doc = await this.rows.findOne({ _id: ids[0]! });
+      return doc ? [doc] : [];
+    }
+    return this.rows.find({ _id: { $in: [...ids] } }).toArray();
+  }
+
+  async getVersion(urn: string, aspect: string, version: number): Promise<StoredAspect | undefined> {
+    const doc = await this.rows.findOne({ _id: rowId(urn, aspect, version) });
+    return doc ? toStoredAspect(doc) : undefined;
+  }
+
+  async deleteAspect(urn: string, aspect: string): Promise<{ latest?: StoredAspect; rows: number }> {
+    return this.locks.withLocks(urn, [aspect], DELETE_HOLDER, async () => {
+      const latest = await this.rows.findOne({ _id: rowId(urn, aspect, 0) });
+      const { deletedCount } = await this.rows.deleteMany(byAspect(urn, aspect));
+      return { ...(latest ? { latest: toStoredAspect(latest) } : {}), rows: deletedCount };
+    });
+  }
+
+  async deleteEntity(urn: string): Promise<{ latest: StoredAspect[]; rows: number }> {
+    const aspects = await this.rows.distinct('aspect', { ...byUrn(urn), version: 0 });
+    // Holding every aspect's lock, no change to them is half done when the rows go.
+    return this.locks.withLocks(urn, aspects, DELETE_HOLDER, async () => {
+      const latest = await this.rows.find({ ...byUrn(urn), version: 0 }).sort(URN_ASPECT_ORDER).toArray();
+      const { deletedCount } = await this.rows.deleteMany(byUrn(urn));
+      return { latest: latest.map(toStoredAspect), rows: deletedCount };
+    });
+  }
+
+  async exists(urn: string): Promise<boolean> {
+    return (await this.rows.findOne(byUrn(urn), { projection: { _id: 1 } })) !== null;
+  }
+
+  async scanLatest(scan: AspectScan): Promise<StoredAspect[]> {
+    // MongoDB reads a limit of 0 as "no limit"; SQL's LIMIT 0 is no rows.
+    if (scan.limit === 0) return [];
+    let cursor = this.rows.find(latestMatching(scan)).sort(URN_ASPECT_ORDER).skip(Math.max(0, scan.start));
+    if (scan.limit > 0) cursor = cursor.limit(scan.limit);
+    return (await cursor.toArray()).map(toStoredAspect);
+  }
+
+  async countLatest(scan: Omit<AspectScan, 'start' | 'limit'>): Promise<number> {
+    return this.rows.countDocuments(latestMatching(scan));
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+}
+
+/** Connects to `uri`, creates the collections' indexes if missing, and returns a store that owns the connection. */
+export async function openMongoAspectStore(uri: string, dbName: string): Promise<MongoAspectStore> {
+  const client = await MongoClient.connect(uri);
+  try {
+    return await MongoAspectStore.open(client, client.db(dbName));
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+}
