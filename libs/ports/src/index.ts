@@ -1,3 +1,4 @@
 export * from './event-log';
 export * from './aspect-store';
 export * from './indexes';
+export * from './search-query';

@@ -1,6 +1,20 @@
 /** Read-side projections of the change log: search documents, graph edges, time-series documents. */
+import type {
+  AutocompleteQuery,
+  AutocompleteResult,
+  BrowseQuery,
+  BrowseResult,
+  DocumentSelection,
+  FilterPlan,
+  ScrollResult,
+  SearchQuery,
+  SearchResult,
+} from './search-query';
 
 export type SearchFields = Record<string, unknown>;
+
+/** Paging at most this deep (from + size); deeper pages are reached by scrolling. */
+export const MAX_RESULT_WINDOW = 10_000;
 
 export interface SearchIndex {
   /** Sets the given fields of an entity's document (null clears a field); creates the document. */
@@ -9,7 +23,19 @@ export interface SearchIndex {
   getDocument(entityType: string, urn: string): Promise<SearchFields | undefined>;
   /** Removes every document (before a full rebuild). */
   clear(): Promise<void>;
+  /** Every document, soft-deleted ones included. */
   count(entityType?: string): Promise<number>;
+
+  /** A ranked page (from + size at most MAX_RESULT_WINDOW), the total and the facets of every match. */
+  search(query: SearchQuery, page: { from: number; size: number }): Promise<SearchResult>;
+  /** The page after `scrollId` (none: the first), at any depth; `keepAlive` is e.g. `5m`. */
+  scroll(query: SearchQuery, page: { scrollId?: string; keepAlive: string; size: number }): Promise<ScrollResult>;
+  autocomplete(query: AutocompleteQuery): Promise<AutocompleteResult>;
+  browse(query: BrowseQuery): Promise<BrowseResult>;
+  /** The browse paths of a document; none when it has none or does not exist. */
+  browsePaths(entityType: string, urn: string): Promise<string[]>;
+  /** How many documents each entity type of the selection has. */
+  countByType(selection: DocumentSelection): Promise<Record<string, number>>;
 }
 
 export interface Edge {
@@ -26,7 +52,15 @@ export interface GraphIndex {
   /** Removes every edge from or to the URN. */
   removeNode(urn: string): Promise<void>;
   edges(query: { urn: string; direction: 'INCOMING' | 'OUTGOING'; types?: readonly string[]; start: number; count: number }): Promise<{ total: number; edges: Edge[] }>;
+  /** Edges into the URN with the source aspect that declares each, by (source, aspect, type). */
+  references(urn: string, page: { start: number; count: number }): Promise<{ total: number; references: Reference[] }>;
   clear(): Promise<void>;
+}
+
+export interface Reference {
+  readonly source: string;
+  readonly aspect: string;
+  readonly relationshipType: string;
 }
 
 export interface TimeseriesDocument {
@@ -48,7 +82,56 @@ export interface TimeseriesQuery {
   readonly urn?: string;
   readonly startTimeMillis?: number;
   readonly endTimeMillis?: number;
+  /**
+   * Over the time-series fields (dotted paths into the event, e.g. `partitionSpec.partition`) and
+   * `urn`, `timestampMillis`, `messageId`, `runId` (of the system metadata).
+   */
+  readonly filter?: FilterPlan;
   readonly limit: number;
+}
+
+/** A date bucket (by calendar unit) or a string bucket (one per value; inside arrays, per element). */
+export type GroupingBucket =
+  | { readonly kind: 'date'; readonly field: string; readonly unit: 'MINUTE' | 'HOUR' | 'DAY' | 'WEEK' | 'MONTH' | 'QUARTER' | 'YEAR'; readonly multiple: number }
+  | { readonly kind: 'string'; readonly field: string };
+
+export interface AggregationSpec {
+  readonly type: 'LATEST' | 'SUM' | 'CARDINALITY';
+  /** A dotted path into the event; inside the array a string bucket explodes, per element. */
+  readonly field: string;
+}
+
+/** The reference's aggregated stats request: `filter` selects events, rows group by the buckets. */
+export interface TimeseriesAggregation {
+  readonly entityType: string;
+  readonly aspect: string;
+  readonly filter: FilterPlan;
+  readonly buckets: readonly GroupingBucket[];
+  readonly metrics: readonly AggregationSpec[];
+}
+
+/**
+ * Columns are the bucket fields, then `<type>_<field>` per metric; cells are strings, `NULL` when
+ * missing (a date bucket's key is its start in epoch millis, UTC). Rows are sorted by their keys.
+ */
+export interface GenericTable {
+  readonly columnNames: readonly string[];
+  readonly rows: readonly (readonly string[])[];
+}
+
+export interface IndexTask {
+  readonly taskId: string;
+  readonly completed: boolean;
+  /** Engine-specific progress (e.g. `{total, deleted}`), as JSON. */
+  readonly status: Record<string, unknown>;
+  readonly runTimeNanos: number;
+}
+
+export interface IndexSize {
+  readonly indexName: string;
+  readonly entityName: string;
+  readonly aspectName: string;
+  readonly sizeMb: number;
 }
 
 export interface TimeseriesIndex {
@@ -58,5 +141,14 @@ export interface TimeseriesIndex {
   query(query: TimeseriesQuery): Promise<TimeseriesDocument[]>;
   /** Deletes documents of a URN, optionally of one aspect and a time range; returns how many. */
   deleteByUrn(urn: string, range?: { aspect?: string; startTimeMillis?: number; endTimeMillis?: number }): Promise<number>;
+  aggregate(request: TimeseriesAggregation): Promise<GenericTable>;
+  /** How many documents of the aspect are older than `endTimeMillis`, out of how many. */
+  countOlderThan(entityType: string, aspect: string, endTimeMillis: number): Promise<{ matching: number; total: number }>;
+  /** Starts deleting the documents older than `endTimeMillis`; answers the task id `<node>:<number>`. */
+  startDeleteOlderThan(entityType: string, aspect: string, endTimeMillis: number, options: { batchSize: number; timeoutSeconds?: number }): Promise<string>;
+  /** A task this index started; undefined when unknown. */
+  task(taskId: string): Promise<IndexTask | undefined>;
+  /** One entry per (entity type, aspect) index holding documents. */
+  sizes(): Promise<IndexSize[]>;
   clear(): Promise<void>;
 }

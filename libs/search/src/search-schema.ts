@@ -1,0 +1,116 @@
+/** The index fields of each entity type, from the `searchable` annotations: types, boosts, facets, aliases. */
+import { badRequest, type EntitySpec, type Registry, type SearchFieldType } from '@cairn/core';
+import { ENTITY_TYPE_FIELD, type SearchMappings } from '@cairn/ports';
+
+export interface IndexFieldSpec {
+  readonly name: string;
+  readonly type: SearchFieldType;
+  readonly boost: number;
+  readonly queryByDefault: boolean;
+  readonly autocomplete: boolean;
+  readonly facet: boolean;
+  readonly displayName?: string;
+  /** Other names a query may use for this field. */
+  readonly aliases: readonly string[];
+}
+
+/** Every document carries its URN, searched by default like the reference's `urn` field. */
+const URN_FIELD: IndexFieldSpec = { name: 'urn', type: 'URN', boost: 1, queryByDefault: true, autocomplete: false, facet: false, aliases: [] };
+
+/** Filters may name a field's exact-value subfield, as clients of the reference do (`platform.keyword`). */
+const KEYWORD_SUFFIX = '.keyword';
+
+function merge(a: IndexFieldSpec | undefined, b: IndexFieldSpec): IndexFieldSpec {
+  if (!a) return b;
+  return {
+    name: a.name,
+    type: a.type,
+    boost: Math.max(a.boost, b.boost),
+    queryByDefault: a.queryByDefault || b.queryByDefault,
+    autocomplete: a.autocomplete || b.autocomplete,
+    facet: a.facet || b.facet,
+    ...((a.displayName ?? b.displayName) ? { displayName: a.displayName ?? b.displayName } : {}),
+    aliases: [...new Set([...a.aliases, ...b.aliases])],
+  };
+}
+
+function fieldsOf(entity: EntitySpec): Map<string, IndexFieldSpec> {
+  const fields = new Map<string, IndexFieldSpec>([[URN_FIELD.name, URN_FIELD]]);
+  const put = (f: IndexFieldSpec) => fields.set(f.name, merge(fields.get(f.name), f));
+  const flag = (name: string, type: SearchFieldType): IndexFieldSpec => ({ name, type, boost: 1, queryByDefault: false, autocomplete: false, facet: false, aliases: [] });
+  for (const aspect of entity.aspects.values()) {
+    // Time-series values live in their own indexes, not on the entity's document.
+    if (aspect.kind === 'timeseries') continue;
+    for (const s of aspect.searchable) {
+      put({
+        name: s.fieldName,
+        type: s.fieldType,
+        boost: s.boostScore,
+        queryByDefault: s.queryByDefault,
+        autocomplete: s.enableAutocomplete,
+        facet: s.addToFilters,
+        ...(s.filterNameOverride ? { displayName: s.filterNameOverride } : {}),
+        aliases: s.fieldNameAliases,
+      });
+      if (s.hasValuesFieldName) put(flag(s.hasValuesFieldName, 'BOOLEAN'));
+      if (s.numValuesFieldName) put(flag(s.numValuesFieldName, 'COUNT'));
+    }
+  }
+  return fields;
+}
+
+export class SearchSchema {
+  private readonly byEntity = new Map<string, Map<string, IndexFieldSpec>>();
+
+  constructor(private readonly registry: Registry) {
+    for (const e of registry.entities()) this.byEntity.set(e.name, fieldsOf(e));
+  }
+
+  /** The entity type's canonical name (`DATASET` and `dataset` are `dataset`); 400 when unknown. */
+  entityType(name: string): string {
+    const entity = this.registry.entity(name);
+    if (!entity) throw badRequest(`Unknown entity type '${name}'`);
+    return entity.name;
+  }
+
+  /** The entity type's canonical name, or the name itself when no entity type has it. */
+  canonicalEntityType(name: string): string {
+    return this.registry.entity(name)?.name ?? name;
+  }
+
+  fields(entityType: string): ReadonlyMap<string, IndexFieldSpec> {
+    return this.byEntity.get(entityType) ?? new Map();
+  }
+
+  /** The distinct field specs of several entity types, merged by name. */
+  fieldsOf(entityTypes: readonly string[]): IndexFieldSpec[] {
+    const merged = new Map<string, IndexFieldSpec>();
+    for (const t of entityTypes) for (const f of this.fields(t).values()) merged.set(f.name, merge(merged.get(f.name), f));
+    return [...merged.values()];
+  }
+
+  /**
+   * The index fields a name stands for in the given entity types: the field itself and every field
+   * that lists it as an alias. Empty when none of the types knows the name.
+   */
+  resolve(entityTypes: readonly string[], name: string): string[] {
+    const bare = name.endsWith(KEYWORD_SUFFIX) ? name.slice(0, -KEYWORD_SUFFIX.length) : name;
+    if (bare === ENTITY_TYPE_FIELD) return [ENTITY_TYPE_FIELD];
+    const out = new Set<string>();
+    for (const f of this.fieldsOf(entityTypes)) if (f.name === bare || f.aliases.includes(bare)) out.add(f.name);
+    return [...out];
+  }
+
+  mappings(): SearchMappings {
+    return new Map([...this.byEntity].map(([entity, fields]) => [entity, new Map([...fields.values()].map((f) => [f.name, f.type]))]));
+  }
+}
+
+const schemas = new WeakMap<Registry, SearchSchema>();
+
+/** The schema of a registry, built once. */
+export function searchSchemaOf(registry: Registry): SearchSchema {
+  let schema = schemas.get(registry);
+  if (!schema) schemas.set(registry, (schema = new SearchSchema(registry)));
+  return schema;
+}
