@@ -1,0 +1,100 @@
+/** The HTTP API process part shared by the embedded service and gms: config, context and app. */
+import type { Server } from 'node:http';
+import type { Express } from 'express';
+import type { Registry } from '@cairn/core';
+import { createRestApp, type CatalogContext, type ServerInfo } from '@cairn/api-rest';
+import { createGraphqlApi } from '@cairn/api-graphql';
+import { httpMetricsMiddleware, metricsHandler, type Metrics } from '@cairn/observability';
+import { Backpressure, DEFAULT_BACKPRESSURE, IngestService, type WriteNotifier } from '@cairn/pipeline';
+import type { Env } from './distributed-ports';
+import type { CatalogPorts } from './ports';
+import { probeHealth, slowestLag } from './roles';
+import { closeServer, listen } from './http';
+import { intFromEnv } from './service';
+
+export const SERVICE_VERSION = 'v0.10.4-cairn';
+
+export interface ApiConfig {
+  readonly port: number;
+  readonly host: string;
+  readonly maxBodyBytes: number;
+  readonly asyncIngestDefault: boolean;
+  readonly syncWriteTimeoutMs: number;
+  readonly exposeStackTraces: boolean;
+  readonly maxIndexLag: number;
+  readonly maxPendingWrites: number;
+}
+
+export function apiConfigFromEnv(env: Env): ApiConfig {
+  return {
+    port: intFromEnv(env, 'PORT', 8080),
+    host: env.HOST ?? '127.0.0.1',
+    maxBodyBytes: intFromEnv(env, 'MAX_BODY_BYTES', 16 * 1024 * 1024),
+    asyncIngestDefault: env.INGEST_ASYNC_DEFAULT === 'true',
+    syncWriteTimeoutMs: intFromEnv(env, 'SYNC_WRITE_TIMEOUT_MS', 30_000),
+    exposeStackTraces: env.EXPOSE_STACK_TRACES === 'true',
+    maxIndexLag: intFromEnv(env, 'MAX_INDEX_LAG', DEFAULT_BACKPRESSURE.maxLag),
+    maxPendingWrites: intFromEnv(env, 'MAX_PENDING_WRITES', DEFAULT_BACKPRESSURE.maxPendingWrites),
+  };
+}
+
+export interface RunningApi {
+  readonly server: Server;
+  readonly port: number;
+  readonly context: CatalogContext;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves REST, GraphQL and metrics over the ports. Writes are admitted by backpressure and wait
+ * on `notifier`, which the persister (in this process or through the results log) settles.
+ */
+export async function startApi(
+  ports: CatalogPorts,
+  registry: Registry,
+  notifier: WriteNotifier,
+  metrics: Metrics,
+  config: ApiConfig,
+  server: Pick<ServerInfo, 'serverType'> & { lagSampleMs?: number },
+  mountExtra?: (app: Express) => void,
+): Promise<RunningApi> {
+  const backpressure = new Backpressure(
+    { ...DEFAULT_BACKPRESSURE, maxLag: config.maxIndexLag, maxPendingWrites: config.maxPendingWrites, sampleMs: server.lagSampleMs ?? DEFAULT_BACKPRESSURE.sampleMs },
+    () => slowestLag(ports),
+    () => notifier.pending,
+  );
+  const context: CatalogContext = {
+    registry,
+    ingest: new IngestService(registry, ports.logs, notifier, config.syncWriteTimeoutMs, backpressure),
+    store: ports.store,
+    search: ports.search,
+    graph: ports.graph,
+    timeseries: ports.timeseries,
+    info: {
+      version: SERVICE_VERSION,
+      commit: process.env.GIT_COMMIT ?? 'unknown',
+      serverType: server.serverType,
+      asyncIngestDefault: config.asyncIngestDefault,
+      maxBodyBytes: config.maxBodyBytes,
+      exposeStackTraces: config.exposeStackTraces,
+    },
+    health: () => probeHealth(ports.probes),
+  };
+  const graphql = await createGraphqlApi(context);
+  const app = createRestApp(context, (a) => {
+    a.use(httpMetricsMiddleware(metrics));
+    a.get('/metrics', metricsHandler(metrics));
+    mountExtra?.(a);
+    a.use(graphql.router);
+  });
+  const { server: http, port } = await listen(app, config.port, config.host);
+  return {
+    server: http,
+    port,
+    context,
+    close: async () => {
+      await closeServer(http);
+      await graphql.stop();
+    },
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * The roles a process can play, each a consumer group or the API. The embedded service plays
+ * them all; each distributed service plays one.
+ */
+import type { Registry } from '@cairn/core';
+import type { Metrics } from '@cairn/observability';
+import type { Consumer } from '@cairn/ports';
+import { Persister, SearchProjector, TimeseriesProjector, type ProposalSettler } from '@cairn/pipeline';
+import { PERSISTER_GROUP, SEARCH_GROUP, TIMESERIES_GROUP, type CatalogPorts } from './ports';
+
+export function startPersister(ports: CatalogPorts, registry: Registry, settler: ProposalSettler, metrics: Metrics): Consumer {
+  const persister = new Persister(registry, ports.store, ports.logs, settler);
+  metrics.trackLag(PERSISTER_GROUP, () => ports.logs.proposals.lag(PERSISTER_GROUP));
+  return ports.logs.proposals.consume(PERSISTER_GROUP, async (batch) => {
+    const end = metrics.applyDuration.startTimer();
+    await persister.handleBatch(batch);
+    end();
+    metrics.proposalsApplied.inc({ outcome: 'settled' }, batch.length);
+  });
+}
+
+export function startSearchIndexer(ports: CatalogPorts, registry: Registry, metrics: Metrics): Consumer {
+  const projector = new SearchProjector(registry, ports.search, ports.graph);
+  metrics.trackLag(SEARCH_GROUP, () => ports.logs.versionedChangeLog.lag(SEARCH_GROUP));
+  return ports.logs.versionedChangeLog.consume(SEARCH_GROUP, async (batch) => {
+    await projector.handleBatch(batch);
+    metrics.changeLogsProjected.inc({ projector: 'search' }, batch.length);
+  });
+}
+
+export function startTimeseriesIndexer(ports: CatalogPorts, registry: Registry, metrics: Metrics): Consumer {
+  const projector = new TimeseriesProjector(registry, ports.timeseries);
+  metrics.trackLag(TIMESERIES_GROUP, () => ports.logs.timeseriesChangeLog.lag(TIMESERIES_GROUP));
+  return ports.logs.timeseriesChangeLog.consume(TIMESERIES_GROUP, async (batch) => {
+    await projector.handleBatch(batch);
+    metrics.changeLogsProjected.inc({ projector: 'timeseries' }, batch.length);
+  });
+}
+
+/** How far the slowest consumer is behind: what backpressure bounds. */
+export async function slowestLag(ports: CatalogPorts): Promise<number> {
+  const lags = await Promise.all([
+    ports.logs.proposals.lag(PERSISTER_GROUP),
+    ports.logs.versionedChangeLog.lag(SEARCH_GROUP),
+    ports.logs.timeseriesChangeLog.lag(TIMESERIES_GROUP),
+  ]);
+  return Math.max(...lags);
+}
+
+/** Runs every probe with a deadline; a backend that does not answer is unhealthy. */
+export async function probeHealth(probes: CatalogPorts['probes'], timeoutMs = 3000) {
+  const entries = await Promise.all(
+    Object.entries(probes).map(async ([name, probe]) => {
+      try {
+        await Promise.race([probe(), new Promise((_, reject) => setTimeout(() => reject(new Error(`no answer in ${timeoutMs} ms`)), timeoutMs).unref())]);
+        return [name, { healthy: true }] as const;
+      } catch (err) {
+        return [name, { healthy: false, detail: (err as Error).message }] as const;
+      }
+    }),
+  );
+  const components = Object.fromEntries(entries);
+  return { healthy: entries.every(([, c]) => c.healthy), components };
+}
