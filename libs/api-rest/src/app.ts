@@ -7,12 +7,14 @@ import { entitiesRouter } from './routes/entities';
 import { entitiesV2Router } from './routes/entities-v2';
 import { relationshipsRouter } from './routes/relationships';
 import { systemRouter } from './routes/system';
+import { docsRouter } from './routes/docs';
 
 export const GMS_PREFIX = '/api/gms';
 
 function restliRoutes(ctx: CatalogContext): Router {
   const router = Router();
   router.use(systemRouter(ctx));
+  router.use(docsRouter());
   router.use(aspectsRouter(ctx));
   router.use(entitiesRouter(ctx));
   router.use(entitiesV2Router(ctx));

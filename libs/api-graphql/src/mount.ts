@@ -1,0 +1,72 @@
+/**
+ * The GraphQL endpoint (`POST /api/graphql`, also `/api/v2/graphql`) on Apollo Server, and the
+ * GraphiQL explorer at `/api/graphiql`. Other methods on the endpoint get 405.
+ */
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { expressMiddleware } from '@as-integrations/express5';
+import type { CatalogContext } from '@cairn/api-rest';
+import { SYSTEM_ACTOR } from '@cairn/pipeline';
+import type { GraphqlContext } from './context';
+import { explorerRouter } from './explorer/explorer';
+import { DEFAULT_LIMITS, limitsPlugin, type GraphqlLimits } from './limits';
+import { createLoaders } from './loaders';
+import { buildResolvers } from './resolvers';
+import { loadTypeDefs } from './schema';
+
+export const GRAPHQL_PATHS = ['/api/graphql', '/api/v2/graphql'];
+export const EXPLORER_PATH = '/api/graphiql';
+
+export interface GraphqlApi {
+  readonly router: Router;
+  stop(): Promise<void>;
+}
+
+/** The reference answers `{data, extensions}`; Apollo leaves `extensions` out when empty. */
+const alwaysExtensions: ApolloServerPlugin = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ response }) {
+        if (response.body.kind === 'single') response.body.singleResult.extensions ??= {};
+      },
+    };
+  },
+};
+
+function onlyPost(req: Request, res: Response, next: NextFunction) {
+  if (req.method === 'POST') return next();
+  res.status(405).set('Allow', 'POST').json({ errors: [{ message: `The GraphQL endpoint accepts only POST, not ${req.method}` }] });
+}
+
+/** A body that is not JSON is answered in the GraphQL error shape, not by the REST error handler. */
+function bodyErrors(err: unknown, _req: Request, res: Response, next: NextFunction) {
+  const e = err as { type?: string; status?: number; message?: string };
+  if (!e?.type || typeof e.status !== 'number') return next(err);
+  res.status(e.status).json({ errors: [{ message: e.message ?? 'Bad request body', extensions: { code: 'BAD_REQUEST' } }] });
+}
+
+export async function createGraphqlApi(catalog: CatalogContext, limits: GraphqlLimits = DEFAULT_LIMITS): Promise<GraphqlApi> {
+  const typeDefs = loadTypeDefs();
+  const server = new ApolloServer<GraphqlContext>({
+    typeDefs,
+    resolvers: buildResolvers(typeDefs),
+    plugins: [ApolloServerPluginLandingPageDisabled(), limitsPlugin(limits), alwaysExtensions],
+    includeStacktraceInErrorResponses: catalog.info.exposeStackTraces,
+  });
+  await server.start();
+
+  const router = Router();
+  router.all(GRAPHQL_PATHS, onlyPost, express.json({ limit: catalog.info.maxBodyBytes, type: () => true }), bodyErrors,
+    expressMiddleware(server, {
+      context: async ({ res }) => ({
+        catalog,
+        loaders: createLoaders(catalog.store),
+        actor: (res.locals.actor as string | undefined) ?? SYSTEM_ACTOR,
+        limits,
+      }),
+    }),
+  );
+  router.use(EXPLORER_PATH, explorerRouter(GRAPHQL_PATHS[0]));
+  return { router, stop: () => server.stop() };
+}

@@ -1,0 +1,54 @@
+/** Queries over any entity type: entity, entities, entityExists, getEntityCounts, me. */
+import type { GraphqlContext } from '../context';
+import { entityNamesOf, typeOfEntity } from '../entity-types';
+import { existing, refOf, requireRef, type EntityRef } from '../refs';
+import { selectionOf } from './search-plans';
+
+/** Authorization is not enforced by this service, so every platform privilege is granted. */
+const ALL_PRIVILEGES = {
+  viewAnalytics: true,
+  managePolicies: true,
+  manageIdentities: true,
+  generatePersonalAccessTokens: true,
+  manageDomains: true,
+  manageIngestion: true,
+  manageSecrets: true,
+  manageTests: true,
+  manageGlossaries: true,
+  manageUserCredentials: true,
+  manageTags: true,
+  createDomains: true,
+  createTags: true,
+  manageGlobalViews: true,
+};
+
+export const rootQueryResolvers = {
+  Query: {
+    entity: (_: unknown, args: { urn: string }, ctx: GraphqlContext) => existing(ctx, refOf(ctx, args.urn)),
+    entities: async (_: unknown, args: { urns: string[] }, ctx: GraphqlContext) => {
+      const found = await Promise.all(args.urns.map((u) => existing(ctx, refOf(ctx, u))));
+      return found.filter((r) => r !== null);
+    },
+    entityExists: async (_: unknown, args: { urn: string }, ctx: GraphqlContext) =>
+      ctx.catalog.store.exists(requireRef(ctx, args.urn).urn),
+    /** Counts from the search index, so soft-deleted entities are not counted, as in the reference. */
+    getEntityCounts: async (_: unknown, args: { input?: { types?: string[] | null } | null }, ctx: GraphqlContext) => {
+      const names = entityNamesOf(args.input?.types);
+      const counts = await ctx.catalog.search.countByType(selectionOf(ctx, names));
+      return { counts: names.map((n) => ({ entityType: typeOfEntity(n)?.enumValue, count: counts[n] ?? 0 })) };
+    },
+    me: (_: unknown, _args: unknown, ctx: GraphqlContext) => ({
+      corpUser: { urn: ctx.actor, entityName: 'corpuser' } satisfies EntityRef,
+      platformPrivileges: ALL_PRIVILEGES,
+    }),
+  },
+  Entity: {
+    __resolveType: (ref: EntityRef) => typeOfEntity(ref.entityName)?.objectType,
+  },
+  EntityWithRelationships: {
+    __resolveType: (ref: EntityRef) => typeOfEntity(ref.entityName)?.objectType,
+  },
+  BrowsableEntity: {
+    __resolveType: (ref: EntityRef) => typeOfEntity(ref.entityName)?.objectType,
+  },
+};
