@@ -83,7 +83,8 @@ describe('ingestProposal rejects', () => {
 
   it('a body over the size limit (413)', async () => {
     const urn = datasetUrn(unique('huge'));
-    const res = await call(t, 'POST', '/aspects?action=ingestProposal', proposal(urn, 'datasetProperties', { description: 'x'.repeat(100 * 1024) }));
+    // Above the default limit (16 MiB) too, so it also holds against a deployment with default settings.
+    const res = await call(t, 'POST', '/aspects?action=ingestProposal', proposal(urn, 'datasetProperties', { description: 'x'.repeat(17 * 1024 * 1024) }));
     expectRestliError(res, 413, /larger than the limit/);
     await expectNothingStored(urn);
   });

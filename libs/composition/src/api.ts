@@ -7,7 +7,7 @@ import { createGraphqlApi } from '@cairn/api-graphql';
 import { httpMetricsMiddleware, metricsHandler, type Metrics } from '@cairn/observability';
 import { Backpressure, DEFAULT_BACKPRESSURE, IngestService, type WriteNotifier } from '@cairn/pipeline';
 import type { Env } from './distributed-ports';
-import type { CatalogPorts } from './ports';
+import { PERSISTER_GROUP, SEARCH_GROUP, TIMESERIES_GROUP, type CatalogPorts } from './ports';
 import { probeHealth, slowestLag } from './roles';
 import { closeServer, listen } from './http';
 import { intFromEnv } from './service';
@@ -58,6 +58,13 @@ export async function startApi(
   server: Pick<ServerInfo, 'serverType'> & { lagSampleMs?: number },
   mountExtra?: (app: Express) => void,
 ): Promise<RunningApi> {
+  for (const [group, log] of [
+    [PERSISTER_GROUP, ports.logs.proposals],
+    [SEARCH_GROUP, ports.logs.versionedChangeLog],
+    [TIMESERIES_GROUP, ports.logs.timeseriesChangeLog],
+  ] as const) {
+    metrics.trackLag(group, () => log.lag(group));
+  }
   const backpressure = new Backpressure(
     { ...DEFAULT_BACKPRESSURE, maxLag: config.maxIndexLag, maxPendingWrites: config.maxPendingWrites, sampleMs: server.lagSampleMs ?? DEFAULT_BACKPRESSURE.sampleMs },
     () => slowestLag(ports),
