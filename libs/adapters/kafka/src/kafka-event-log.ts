@@ -1,0 +1,99 @@
+/** EventLog on one Kafka topic: keyed messages, values through a codec, records identified by `<partition>:<offset>`. */
+import type { ConsumeOptions, EventLog, NewRecord } from '@cairn/ports';
+import { Partitioners, type Message, type PartitionMetadata } from 'kafkajs';
+import { KafkaGroupConsumer, type BatchHandler } from './group-consumer';
+import type { KafkaConnection } from './kafka-connection';
+import { appendedIds, type OnUndecodable } from './kafka-records';
+import { memoizeUntilFailure } from './memoize-until-failure';
+import { SerialBatcher } from './serial-batcher';
+import { ensureTopic } from './topic-setup';
+import type { ValueCodec } from './value-codecs';
+
+export interface KafkaEventLogOptions {
+  /** Gets the messages consumers cannot decode; by default they are logged and skipped. */
+  readonly onUndecodable?: OnUndecodable;
+}
+
+export class KafkaEventLog<T> implements EventLog<T> {
+  private readonly partitions = memoizeUntilFailure(() => this.createTopic());
+  /** The Java client's key hash, so other clients producing to the topic agree on each key's partition. */
+  private readonly partitioner = Partitioners.DefaultPartitioner();
+  private readonly sends = new SerialBatcher<Message, string>((messages) => this.send(messages));
+  private readonly onUndecodable: OnUndecodable;
+
+  constructor(
+    private readonly connection: KafkaConnection,
+    readonly topic: string,
+    private readonly codec: ValueCodec<T>,
+    options: KafkaEventLogOptions = {},
+  ) {
+    this.onUndecodable =
+      options.onUndecodable ??
+      ((record, error) => connection.logger.error('Skipped an undecodable message', { topic: record.topic, id: record.id, key: record.key, error: error.message }));
+  }
+
+  /** Creates the topic unless it exists. Appends and consumers call it themselves; calling it early surfaces a bad broker at startup. */
+  async start(): Promise<void> {
+    await this.partitions();
+  }
+
+  private async createTopic(): Promise<PartitionMetadata[]> {
+    const { partitions, replicationFactor } = this.connection.settings;
+    return ensureTopic(await this.connection.admin(), { topic: this.topic, numPartitions: partitions, replicationFactor });
+  }
+
+  /**
+   * Resolves once all in-sync replicas have the records (idempotent producer, acks all). All
+   * records of a call go in one send, after those of earlier calls; records of different
+   * partitions are not atomic together.
+   */
+  async append(records: ReadonlyArray<NewRecord<T>>): Promise<string[]> {
+    if (records.length === 0) return [];
+    // Encoded before queueing: a value the codec refuses fails its own call only.
+    const messages = records.map((r) => ({ key: r.key, value: this.codec.encode(r.value), ...(r.headers ? { headers: { ...r.headers } } : {}) }));
+    return this.sends.submit(messages);
+  }
+
+  private async send(messages: Message[]): Promise<string[]> {
+    const partitionMetadata = await this.partitions();
+    // Partitions are chosen here rather than by kafkajs, to know which offset belongs to which record.
+    const partitions = messages.map((message) => this.partitioner({ topic: this.topic, partitionMetadata, message }));
+    const producer = await this.connection.producer();
+    const sent = await producer.send({
+      topic: this.topic,
+      acks: -1,
+      messages: messages.map((m, i) => ({ ...m, partition: partitions[i] })),
+    });
+    return appendedIds(partitions, sent);
+  }
+
+  consume(group: string, handler: BatchHandler<T>, options?: ConsumeOptions): KafkaGroupConsumer<T> {
+    return new KafkaGroupConsumer(
+      this.connection.consumerClients(),
+      { topic: this.topic, codec: this.codec, onUndecodable: this.onUndecodable, ready: () => this.start() },
+      this.groupId(group),
+      handler,
+      options,
+    );
+  }
+
+  /**
+   * The port's groups are per log, as in the embedded log. One Kafka group per topic keeps it
+   * so: kafkajs assigns a group's partitions ignoring what each member subscribed to.
+   */
+  private groupId(group: string): string {
+    return `${this.topic}.${group}`;
+  }
+
+  /** Sum over partitions of the end offset minus the group's committed offset (the log start where it has none). */
+  async lag(group: string): Promise<number> {
+    await this.partitions();
+    const admin = await this.connection.admin();
+    const [ends, [committed]] = await Promise.all([admin.fetchTopicOffsets(this.topic), admin.fetchOffsets({ groupId: this.groupId(group), topics: [this.topic] })]);
+    const committedOf = new Map((committed?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
+    return ends.reduce((sum, { partition, high, low }) => {
+      const position = committedOf.get(partition) ?? -1;
+      return sum + Number(high) - (position >= 0 ? position : Number(low));
+    }, 0);
+  }
+}

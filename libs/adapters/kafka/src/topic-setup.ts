@@ -1,0 +1,36 @@
+/** Creating a topic and waiting until every partition has a leader. */
+import type { Admin, ITopicConfig, PartitionMetadata } from 'kafkajs';
+
+const READY_TIMEOUT_MS = 30_000;
+const POLL_MS = 100;
+
+/**
+ * Creates the topic unless it exists (an existing one keeps its partitions) and gives its
+ * partitions by id. Asking first spares the broker's "already exists" error, which kafkajs logs.
+ */
+export async function ensureTopic(admin: Admin, config: ITopicConfig): Promise<PartitionMetadata[]> {
+  if (!(await admin.listTopics()).includes(config.topic)) {
+    await admin.createTopics({ topics: [config] });
+  }
+  return partitionsWithLeaders(admin, config.topic);
+}
+
+/**
+ * A new topic reaches the broker's metadata a moment after its creation: until then the broker
+ * answers "unknown topic" or "no leader", both retriable (kafkajs's waitForLeaders only waits
+ * out the latter).
+ */
+async function partitionsWithLeaders(admin: Admin, topic: string): Promise<PartitionMetadata[]> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
+      const partitions = topics[0]?.partitions ?? [];
+      if (partitions.length && partitions.every((p) => p.leader >= 0)) return [...partitions].sort((a, b) => a.partitionId - b.partitionId);
+      if (Date.now() > deadline) throw new Error(`Topic ${topic} has partitions without a leader after ${READY_TIMEOUT_MS} ms`);
+    } catch (err) {
+      if (!(err as { retriable?: boolean }).retriable || Date.now() > deadline) throw err;
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
