@@ -1,0 +1,96 @@
+/** SearchIndex on Elasticsearch: one document per entity in the entity type's index, keyed by URN. */
+import type {
+  AutocompleteQuery,
+  AutocompleteResult,
+  BrowseQuery,
+  BrowseResult,
+  DocumentSelection,
+  ScrollResult,
+  SearchFields,
+  SearchIndex,
+  SearchQuery,
+  SearchResult,
+} from '@cairn/ports';
+import { entityDocumentId } from './document-ids';
+import type { ElasticConnection } from './elastic-connection';
+import type { EntityIndices } from './entity-indices';
+import { EntitySearch } from './entity-search';
+import { fieldUpsertBody, UPDATE_RETRIES } from './field-upsert-script';
+import { scalarValues } from './words';
+
+/** undefined values are left out like absent ones; null clears. */
+function definedFields(fields: SearchFields): SearchFields {
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+}
+
+export class ElasticSearchIndex implements SearchIndex {
+  private readonly reader: EntitySearch;
+
+  constructor(
+    private readonly conn: ElasticConnection,
+    private readonly indices: EntityIndices,
+  ) {
+    this.reader = new EntitySearch(conn, indices);
+  }
+
+  async upsertFields(entityType: string, urn: string, fields: SearchFields): Promise<void> {
+    const index = await this.indices.ensure(entityType);
+    await this.conn.client.update({
+      index,
+      id: entityDocumentId(urn),
+      refresh: this.conn.writeRefresh,
+      retry_on_conflict: UPDATE_RETRIES,
+      body: fieldUpsertBody(definedFields(fields)),
+    });
+  }
+
+  async deleteDocument(entityType: string, urn: string): Promise<void> {
+    await this.conn.client.delete({ index: this.indices.name(entityType), id: entityDocumentId(urn), refresh: this.conn.writeRefresh }, { ignore: [404] });
+  }
+
+  async getDocument(entityType: string, urn: string): Promise<SearchFields | undefined> {
+    const { body, statusCode } = await this.conn.client.get({ index: this.indices.name(entityType), id: entityDocumentId(urn) }, { ignore: [404] });
+    return statusCode === 404 ? undefined : (body._source as SearchFields);
+  }
+
+  async clear(): Promise<void> {
+    const indices = await this.indices.existing();
+    if (!indices.length) return;
+    // Delete by query only sees refreshed documents.
+    await this.conn.refresh(indices);
+    await this.conn.client.deleteByQuery({ index: indices, conflicts: 'proceed', refresh: this.conn.deleteByQueryRefresh, body: { query: { match_all: {} } } });
+  }
+
+  async count(entityType?: string): Promise<number> {
+    const index = entityType ? [this.indices.name(entityType)] : await this.indices.existing();
+    if (!index.length) return 0;
+    const { body } = await this.conn.client.count({ index, ignore_unavailable: true });
+    return body.count;
+  }
+
+  search(query: SearchQuery, page: { from: number; size: number }): Promise<SearchResult> {
+    return this.reader.search(query, page);
+  }
+
+  /** `keepAlive` is not needed: scroll ids are positions in the sort order, not server-side contexts. */
+  scroll(query: SearchQuery, page: { scrollId?: string; keepAlive: string; size: number }): Promise<ScrollResult> {
+    return this.reader.scroll(query, page);
+  }
+
+  autocomplete(query: AutocompleteQuery): Promise<AutocompleteResult> {
+    return this.reader.autocomplete(query);
+  }
+
+  browse(query: BrowseQuery): Promise<BrowseResult> {
+    return this.reader.browse(query);
+  }
+
+  async browsePaths(entityType: string, urn: string): Promise<string[]> {
+    const doc = await this.getDocument(entityType, urn);
+    return doc ? scalarValues(doc.browsePaths) : [];
+  }
+
+  countByType(selection: DocumentSelection): Promise<Record<string, number>> {
+    return this.reader.countByType(selection);
+  }
+}

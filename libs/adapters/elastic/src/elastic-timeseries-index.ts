@@ -1,0 +1,185 @@
+/** TimeseriesIndex on Elasticsearch: documents keyed by their identity, one index per (entity type, aspect). */
+import type {
+  GenericTable,
+  IndexSize,
+  IndexTask,
+  TimeseriesAggregation,
+  TimeseriesDocument,
+  TimeseriesIndex,
+  TimeseriesQuery,
+} from '@cairn/ports';
+import { timeseriesDocumentId } from './document-ids';
+import type { ElasticConnection } from './elastic-connection';
+import { taskStatus } from './es-tasks';
+import { criterionQuery, planQuery, type Query } from './filter-query';
+import { aggregateRows, type EventRow } from './timeseries-aggregation';
+import type { TimeseriesIndices } from './timeseries-indices';
+
+/** Most documents one query returns (Elasticsearch's default max_result_window, the reference's cap too). */
+const MAX_QUERY_SIZE = 10_000;
+const SCROLL_PAGE = 1000;
+const BYTES_PER_MB = 1024 * 1024;
+
+interface StoredDocument {
+  urn: string;
+  timestampMillis: number;
+  '@timestamp': number;
+  eventGranularity?: string;
+  partitionSpec?: string;
+  messageId?: string;
+  event: Record<string, unknown>;
+  systemMetadata?: unknown;
+}
+
+function toStored(d: TimeseriesDocument): StoredDocument {
+  return {
+    urn: d.urn,
+    timestampMillis: d.timestampMillis,
+    '@timestamp': d.timestampMillis,
+    ...(d.eventGranularity !== undefined ? { eventGranularity: d.eventGranularity } : {}),
+    ...(d.partitionSpec !== undefined ? { partitionSpec: d.partitionSpec } : {}),
+    ...(d.messageId !== undefined ? { messageId: d.messageId } : {}),
+    event: JSON.parse(d.event) as Record<string, unknown>,
+    ...(d.systemMetadata !== undefined ? { systemMetadata: JSON.parse(d.systemMetadata) } : {}),
+  };
+}
+
+function fromStored(entityType: string, aspect: string, s: StoredDocument): TimeseriesDocument {
+  return {
+    entityType,
+    aspect,
+    urn: s.urn,
+    timestampMillis: s.timestampMillis,
+    ...(s.eventGranularity !== undefined ? { eventGranularity: s.eventGranularity } : {}),
+    ...(s.partitionSpec !== undefined ? { partitionSpec: s.partitionSpec } : {}),
+    ...(s.messageId !== undefined ? { messageId: s.messageId } : {}),
+    event: JSON.stringify(s.event),
+    ...(s.systemMetadata !== undefined ? { systemMetadata: JSON.stringify(s.systemMetadata) } : {}),
+  };
+}
+
+function timeRange(range: { gte?: number; lte?: number; lt?: number }): Query[] {
+  const bounds = Object.fromEntries(Object.entries(range).filter(([, v]) => v !== undefined));
+  return Object.keys(bounds).length ? [{ range: { timestampMillis: bounds } }] : [];
+}
+
+function isNotFound(err: unknown): boolean {
+  return (err as { meta?: { statusCode?: number } }).meta?.statusCode === 404;
+}
+
+export class ElasticTimeseriesIndex implements TimeseriesIndex {
+  constructor(
+    private readonly conn: ElasticConnection,
+    private readonly indices: TimeseriesIndices,
+  ) {}
+
+  async upsert(d: TimeseriesDocument): Promise<void> {
+    const index = await this.indices.ensure(d.entityType, d.aspect);
+    await this.conn.client.index({ index, id: timeseriesDocumentId(d), refresh: this.conn.writeRefresh, body: toStored(d) });
+  }
+
+  /** The filter clauses of a query: urn, time range, and the filter over indexed fields (others never match). */
+  private clauses(q: Omit<TimeseriesQuery, 'limit'>): Query[] {
+    const resolve = this.indices.resolver(q.aspect);
+    return [
+      ...(q.urn !== undefined ? [{ term: { urn: q.urn } }] : []),
+      ...timeRange({ gte: q.startTimeMillis, lte: q.endTimeMillis }),
+      ...planQuery(q.filter ?? [], (c) => criterionQuery(c, resolve)),
+    ];
+  }
+
+  async query(q: TimeseriesQuery): Promise<TimeseriesDocument[]> {
+    const { body } = await this.conn.client.search({
+      index: this.indices.name(q.entityType, q.aspect),
+      ignore_unavailable: true,
+      body: { query: { bool: { filter: this.clauses(q) } }, sort: [{ timestampMillis: 'desc' }], size: Math.min(q.limit, MAX_QUERY_SIZE), track_total_hits: false },
+    });
+    return body.hits.hits.map((h: { _source: StoredDocument }) => fromStored(q.entityType, q.aspect, h._source));
+  }
+
+  /** Every selected document is read (scrolling), then grouped here with the port's exact semantics. */
+  async aggregate(request: TimeseriesAggregation): Promise<GenericTable> {
+    const rows: EventRow[] = [];
+    try {
+      const documents = this.conn.client.helpers.scrollDocuments<StoredDocument>({
+        index: this.indices.name(request.entityType, request.aspect),
+        size: SCROLL_PAGE,
+        _source: ['timestampMillis', 'event'],
+        body: { query: { bool: { filter: this.clauses(request) } }, sort: ['_doc'] },
+      });
+      for await (const d of documents) rows.push({ timestampMillis: d.timestampMillis, event: d.event });
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+    rows.sort((a, b) => b.timestampMillis - a.timestampMillis);
+    return aggregateRows(rows, request);
+  }
+
+  async countOlderThan(entityType: string, aspect: string, endTimeMillis: number): Promise<{ matching: number; total: number }> {
+    const index = this.indices.name(entityType, aspect);
+    const count = async (query: Query) => (await this.conn.client.count({ index, ignore_unavailable: true, body: { query } })).body.count as number;
+    const [matching, total] = await Promise.all([count({ bool: { filter: timeRange({ lt: endTimeMillis }) } }), count({ match_all: {} })]);
+    return { matching, total };
+  }
+
+  /** A delete by query left running on the server; its task id is Elasticsearch's own (`<node>:<number>`). */
+  async startDeleteOlderThan(entityType: string, aspect: string, endTimeMillis: number, options: { batchSize: number; timeoutSeconds?: number }): Promise<string> {
+    const index = await this.indices.ensure(entityType, aspect);
+    await this.conn.refresh([index]);
+    const { body } = await this.conn.client.deleteByQuery({
+      index,
+      wait_for_completion: false,
+      conflicts: 'proceed',
+      scroll_size: options.batchSize,
+      ...(options.timeoutSeconds !== undefined ? { timeout: `${options.timeoutSeconds}s` } : {}),
+      body: { query: { bool: { filter: timeRange({ lt: endTimeMillis }) } } },
+    });
+    return String(body.task);
+  }
+
+  async task(taskId: string): Promise<IndexTask | undefined> {
+    try {
+      const { completed, status, runTimeNanos } = await taskStatus(this.conn.client, taskId);
+      return { taskId, completed, status, runTimeNanos };
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  }
+
+  async sizes(): Promise<IndexSize[]> {
+    const aliases = await this.indices.existing();
+    if (!aliases.length) return [];
+    const { body } = await this.conn.client.cat.indices({ index: aliases, format: 'json', bytes: 'b', h: 'index,docs.count,pri.store.size' });
+    const { body: aliasOf } = await this.conn.client.indices.getAlias({ index: aliases });
+    const sizes: IndexSize[] = [];
+    for (const row of body as { index: string; 'docs.count': string; 'pri.store.size': string }[]) {
+      const indexName = Object.keys((aliasOf as Record<string, { aliases: Record<string, unknown> }>)[row.index]?.aliases ?? {}).find((a) => aliases.includes(a));
+      const pair = indexName && this.indices.pairOf(indexName);
+      if (!indexName || !pair || Number(row['docs.count']) === 0) continue;
+      sizes.push({ indexName, entityName: pair.entityType, aspectName: pair.aspect, sizeMb: Number(row['pri.store.size']) / BYTES_PER_MB });
+    }
+    return sizes.sort((a, b) => (a.entityName + a.aspectName < b.entityName + b.aspectName ? -1 : 1));
+  }
+
+  async deleteByUrn(urn: string, range: { aspect?: string; startTimeMillis?: number; endTimeMillis?: number } = {}): Promise<number> {
+    const indices = await this.indices.existing(range.aspect);
+    if (!indices.length) return 0;
+    // Delete by query only sees refreshed documents.
+    await this.conn.refresh(indices);
+    const { body } = await this.conn.client.deleteByQuery({
+      index: indices,
+      conflicts: 'proceed',
+      refresh: this.conn.deleteByQueryRefresh,
+      body: { query: { bool: { filter: [{ term: { urn } }, ...timeRange({ gte: range.startTimeMillis, lte: range.endTimeMillis })] } } },
+    });
+    return body.deleted;
+  }
+
+  async clear(): Promise<void> {
+    const indices = await this.indices.existing();
+    if (!indices.length) return;
+    await this.conn.refresh(indices);
+    await this.conn.client.deleteByQuery({ index: indices, conflicts: 'proceed', refresh: this.conn.deleteByQueryRefresh, body: { query: { match_all: {} } } });
+  }
+}
