@@ -9,6 +9,12 @@ let t: Target;
 beforeAll(async () => {
   t = await startTarget();
   await loadSample(t, 'bootstrap_mce.json');
+  // Search, lineage and edges are index reads: wait until the indexes hold the last records.
+  await eventually(async () => {
+    const d = (await gql(t, `{ searchAcrossEntities(input: {types: [CONTAINER], query: "*"}) { total }
+      dataset(urn: "urn:li:dataset:(urn:li:dataPlatform:s3,project/root/events/logging_events_bckp,PROD)") { lineage(input: {direction: UPSTREAM}) { total } } }`)).data;
+    return d?.searchAcrossEntities.total === 2 && d.dataset.lineage.total > 0;
+  }, 30_000);
 }, 120_000);
 afterAll(() => t.close());
 
@@ -267,7 +273,8 @@ describe('edits of labels, owners, links and status', () => {
       chart(urn: "${CHART}") { domain { domain { urn } } } }`);
     expect(after.dashboard).toEqual({ institutionalMemory: { elements: [] }, deprecation: { deprecated: false }, domain: null });
     expect(after.chart.domain.domain.urn).toBe(domain.createDomain);
-    expect((await ok(`{ listDomains(input: {start: 0, count: 100}) { domains { urn } } }`)).listDomains.domains.map((d: any) => d.urn)).toContain(domain.createDomain);
+    // Lists are index reads, which follow writes shortly after.
+    await eventually(async () => (await ok(`{ listDomains(input: {start: 0, count: 100}) { domains { urn } } }`)).listDomains.domains.some((d: any) => d.urn === domain.createDomain));
 
     await ok(`mutation { batchUpdateSoftDeleted(input: {urns: ["${DASHBOARD}"], deleted: true}) }`);
     expect((await ok(`{ dashboard(urn: "${DASHBOARD}") { status { removed } } }`)).dashboard.status.removed).toBe(true);
@@ -308,9 +315,13 @@ describe('tags, glossary, groups, users, tests, operations and lineage', () => {
     const term = (await ok(`mutation { createGlossaryTerm(input: {id: "${unique('Revenue')}", name: "Revenue", description: "Income", parentNode: "${node}"}) }`)).createGlossaryTerm;
     await ok(`mutation { updateName(input: {urn: "${term}", name: "Gross revenue"}) }`);
     await ok(`mutation { addRelatedTerms(input: {urn: "${term}", termUrns: ["urn:li:glossaryTerm:AccountBalance"], relationshipType: isA}) }`);
-    const read = (await ok(`{ glossaryTerm(urn: "${term}") { properties { name definition } parentNodes { count nodes { urn properties { name } } }
-      relationships(input: {types: ["IsA"], direction: OUTGOING}) { total relationships { entity { urn } } } } }`)).glossaryTerm;
+    const read = (await ok(`{ glossaryTerm(urn: "${term}") { properties { name definition } parentNodes { count nodes { urn properties { name } } } } }`)).glossaryTerm;
     expect(read.properties).toEqual({ name: 'Gross revenue', definition: 'Income' });
+    // Edges are index reads, which follow writes shortly after.
+    await eventually(async () => {
+      const edges = (await ok(`{ glossaryTerm(urn: "${term}") { relationships(input: {types: ["IsA"], direction: OUTGOING}) { relationships { entity { urn } } } } }`)).glossaryTerm.relationships;
+      return edges.relationships.some((r: any) => r.entity.urn === 'urn:li:glossaryTerm:AccountBalance');
+    });
     expect(read.parentNodes).toEqual({ count: 1, nodes: [{ urn: node, properties: { name: 'Finance' } }] });
     await ok(`mutation { removeRelatedTerms(input: {urn: "${term}", termUrns: ["urn:li:glossaryTerm:AccountBalance"], relationshipType: isA}) }`);
     await ok(`mutation { updateParentNode(input: {resourceUrn: "${term}"}) }`);
@@ -365,9 +376,10 @@ describe('tags, glossary, groups, users, tests, operations and lineage', () => {
     await ok(`mutation { updateLineage(input: {edgesToAdd: [{upstreamUrn: "${HDFS}", downstreamUrn: "${CHART}"}], edgesToRemove: []}) }`);
     const upstream = async () =>
       (await ok(`{ chart(urn: "${CHART}") { lineage(input: {direction: UPSTREAM}) { relationships { entity { urn } } } } }`)).chart.lineage.relationships.map((r: any) => r.entity.urn);
-    expect(await upstream()).toContain(HDFS);
+    // Lineage is read from the graph index, which follows writes shortly after.
+    await eventually(async () => (await upstream()).includes(HDFS));
     await ok(`mutation { updateLineage(input: {edgesToAdd: [], edgesToRemove: [{upstreamUrn: "${HDFS}", downstreamUrn: "${CHART}"}]}) }`);
-    expect(await upstream()).not.toContain(HDFS);
+    await eventually(async () => !(await upstream()).includes(HDFS));
     const refused = await gql(t, `mutation { updateLineage(input: {edgesToAdd: [{upstreamUrn: "${CHART}", downstreamUrn: "urn:li:corpuser:jdoe"}], edgesToRemove: []}) }`);
     expect(refused.errors?.[0].message).toBe('Lineage from chart to corpuser is not supported');
   });
