@@ -7,6 +7,10 @@ import type { MetadataChangeLog } from '@cairn/events';
 import type { GraphIndex, LogRecord, SearchFields, SearchIndex, TimeseriesIndex } from '@cairn/ports';
 import { edgesOf, searchFieldsOf } from '@cairn/search';
 
+type SearchWrites = Pick<SearchIndex, 'upsertFields' | 'deleteDocument'>;
+type GraphWrites = Pick<GraphIndex, 'replaceEdges' | 'removeNode'>;
+type TimeseriesWrites = Pick<TimeseriesIndex, 'upsert'>;
+
 function parseValue(mcl: MetadataChangeLog): unknown | null {
   if (mcl.changeType === 'DELETE' || !mcl.aspect) return null;
   return JSON.parse(mcl.aspect.value);
@@ -19,26 +23,35 @@ export class SearchProjector {
     private readonly graph: GraphIndex,
   ) {}
 
+  /** The batch's writes go out together where the indexes can batch them, before the batch counts as handled. */
   async handleBatch(batch: LogRecord<MetadataChangeLog>[]): Promise<void> {
-    for (const { value } of batch) await this.project(value);
+    const search = this.search.batch?.();
+    const graph = this.graph.batch?.();
+    for (const { value } of batch) await this.apply(value, search ?? this.search, graph ?? this.graph);
+    await search?.flush();
+    await graph?.flush();
   }
 
-  async project(mcl: MetadataChangeLog): Promise<void> {
+  project(mcl: MetadataChangeLog): Promise<void> {
+    return this.apply(mcl, this.search, this.graph);
+  }
+
+  private async apply(mcl: MetadataChangeLog, search: SearchWrites, graph: GraphWrites): Promise<void> {
     const entity = this.registry.entity(mcl.entityType);
     const aspect = entity?.aspects.get(mcl.aspectName ?? '');
     if (!entity || !aspect || !mcl.entityUrn || aspect.kind === 'timeseries') return;
     const urn = mcl.entityUrn;
     if (aspect.kind === 'key' && mcl.changeType === 'DELETE') {
-      await this.search.deleteDocument(entity.name, urn);
-      await this.graph.removeNode(urn);
+      await search.deleteDocument(entity.name, urn);
+      await graph.removeNode(urn);
       return;
     }
     const value = parseValue(mcl);
     // Key fields come from the URN with every change, so a document never lacks them.
     const key = this.registry.keyFromUrn(this.registry.parseEntityUrn(urn).urn, entity);
     const fields: SearchFields = { urn, ...searchFieldsOf(entity.keyAspect, key), ...searchFieldsOf(aspect, value) };
-    await this.search.upsertFields(entity.name, urn, fields);
-    if (aspect.relationships.length) await this.graph.replaceEdges(urn, aspect.name, edgesOf(urn, aspect, value));
+    await search.upsertFields(entity.name, urn, fields);
+    if (aspect.relationships.length) await graph.replaceEdges(urn, aspect.name, edgesOf(urn, aspect, value));
   }
 }
 
@@ -49,15 +62,21 @@ export class TimeseriesProjector {
   ) {}
 
   async handleBatch(batch: LogRecord<MetadataChangeLog>[]): Promise<void> {
-    for (const { value } of batch) await this.project(value);
+    const timeseries = this.timeseries.batch?.();
+    for (const { value } of batch) await this.apply(value, timeseries ?? this.timeseries);
+    await timeseries?.flush();
   }
 
-  async project(mcl: MetadataChangeLog): Promise<void> {
+  project(mcl: MetadataChangeLog): Promise<void> {
+    return this.apply(mcl, this.timeseries);
+  }
+
+  private async apply(mcl: MetadataChangeLog, timeseries: TimeseriesWrites): Promise<void> {
     const entity = this.registry.entity(mcl.entityType);
     const aspect = entity?.aspects.get(mcl.aspectName ?? '');
     if (!entity || !aspect || aspect.kind !== 'timeseries' || !mcl.entityUrn || !mcl.aspect) return;
     const event = JSON.parse(mcl.aspect.value) as Record<string, unknown>;
-    await this.timeseries.upsert({
+    await timeseries.upsert({
       entityType: entity.name,
       aspect: aspect.name,
       urn: mcl.entityUrn,

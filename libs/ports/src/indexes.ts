@@ -13,6 +13,18 @@ import type {
 
 export type SearchFields = Record<string, unknown>;
 
+/**
+ * Writes an index collects to send together (one round trip for a batch of change logs instead
+ * of one per write). Nothing is applied before `flush`, which applies every write in call order.
+ */
+export interface WriteBatch {
+  flush(): Promise<void>;
+}
+
+export interface SearchWriteBatch extends Pick<SearchIndex, 'upsertFields' | 'deleteDocument'>, WriteBatch {}
+export interface GraphWriteBatch extends Pick<GraphIndex, 'replaceEdges' | 'removeNode'>, WriteBatch {}
+export interface TimeseriesWriteBatch extends Pick<TimeseriesIndex, 'upsert'>, WriteBatch {}
+
 /** Paging at most this deep (from + size); deeper pages are reached by scrolling. */
 export const MAX_RESULT_WINDOW = 10_000;
 
@@ -36,6 +48,8 @@ export interface SearchIndex {
   browsePaths(entityType: string, urn: string): Promise<string[]>;
   /** How many documents each entity type of the selection has. */
   countByType(selection: DocumentSelection): Promise<Record<string, number>>;
+  /** Optional, for engines where a write is a round trip: collects writes to send together. */
+  batch?(): SearchWriteBatch;
 }
 
 export interface Edge {
@@ -55,6 +69,8 @@ export interface GraphIndex {
   /** Edges into the URN with the source aspect that declares each, by (source, aspect, type). */
   references(urn: string, page: { start: number; count: number }): Promise<{ total: number; references: Reference[] }>;
   clear(): Promise<void>;
+  /** Optional, for engines where a write is a round trip: collects writes to send together. */
+  batch?(): GraphWriteBatch;
 }
 
 export interface Reference {
@@ -151,4 +167,6 @@ export interface TimeseriesIndex {
   /** One entry per (entity type, aspect) index holding documents. */
   sizes(): Promise<IndexSize[]>;
   clear(): Promise<void>;
+  /** Optional, for engines where a write is a round trip: collects writes to send together. */
+  batch?(): TimeseriesWriteBatch;
 }
