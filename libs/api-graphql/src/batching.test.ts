@@ -56,7 +56,7 @@ it('reads all entities of a list, and all their owners, in one store call each',
     properties { name } status { removed } tags { tags { tag { urn } } }
     ownership { owners { owner { ... on CorpUser { urn properties { displayName } } } } } } } }`;
   const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ query, variables: { urns: datasets } }) });
-  const body = await res.json();
+  const body = (await res.json()) as any;
   expect(body.errors).toBeUndefined();
   expect(body.data.entities).toHaveLength(N);
   expect(body.data.entities[3].ownership.owners[0].owner.properties.displayName).toBe('User 3');

@@ -2,6 +2,7 @@
 import type { GraphqlContext } from '../context';
 import { badInput } from '../errors';
 import { mutate } from './changeset';
+import { creatorAsOwner } from './owners';
 import type { ResourceRef } from './labels';
 
 async function setDomain(ctx: GraphqlContext, domainUrn: string | null, resourceUrns: string[]): Promise<boolean> {
@@ -18,6 +19,7 @@ export const domainMutations = {
     mutate(ctx, async (cs) => {
       const domain = await cs.created('domain', input.id, 'Domain');
       cs.set(domain, 'domainProperties', { name: input.name, ...(input.description != null ? { description: input.description } : {}), created: cs.stamp });
+      cs.set(domain, 'ownership', creatorAsOwner(cs));
       return domain.urn;
     }),
   deleteDomain: (_: unknown, { urn }: { urn: string }, ctx: GraphqlContext) =>

@@ -2,6 +2,7 @@
 import type { GraphqlContext } from '../context';
 import { badInput } from '../errors';
 import { mutate, type Changeset } from './changeset';
+import { creatorAsOwner } from './owners';
 
 interface CreateInput {
   id?: string | null;
@@ -25,6 +26,7 @@ function create(entityName: 'glossaryTerm' | 'glossaryNode', what: string, extra
     mutate(ctx, async (cs) => {
       const ref = await cs.created(entityName, input.id, what);
       cs.set(ref, INFO_ASPECT[entityName], { name: input.name, definition: input.description ?? '', ...extra, ...(await parentOf(cs, input.parentNode)) });
+      cs.set(ref, 'ownership', creatorAsOwner(cs));
       return ref.urn;
     });
 }

@@ -72,3 +72,8 @@ export const ownerMutations = {
 export function ownershipOf(update: { owners: { owner: string; type?: string | null }[] }, cs: Changeset): Ownership {
   return { owners: update.owners.map((o) => ({ owner: o.owner, type: o.type ?? DEFAULT_OWNERSHIP_TYPE, source: { type: 'MANUAL' } })), lastModified: cs.stamp };
 }
+
+/** As in the reference, whoever creates a tag, domain or glossary entity becomes its owner. */
+export function creatorAsOwner(cs: Changeset): Ownership {
+  return ownershipOf({ owners: [{ owner: cs.stamp.actor }] }, cs);
+}

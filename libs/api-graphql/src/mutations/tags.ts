@@ -1,7 +1,7 @@
 /** Tags: create, update, delete, color. */
 import type { GraphqlContext } from '../context';
 import { mutate } from './changeset';
-import { ownershipOf } from './owners';
+import { creatorAsOwner, ownershipOf } from './owners';
 
 interface TagProperties {
   name: string;
@@ -14,7 +14,7 @@ export const tagMutations = {
     mutate(ctx, async (cs) => {
       const tag = await cs.created('tag', input.id, 'Tag');
       cs.set(tag, 'tagProperties', { name: input.name, ...(input.description != null ? { description: input.description } : {}) });
-      cs.set(tag, 'ownership', ownershipOf({ owners: [{ owner: ctx.actor }] }, cs));
+      cs.set(tag, 'ownership', creatorAsOwner(cs));
       return tag.urn;
     }),
   updateTag: (_: unknown, args: { urn: string; input: { name: string; description?: string | null; ownership?: { owners: { owner: string; type?: string | null }[] } | null } }, ctx: GraphqlContext) =>

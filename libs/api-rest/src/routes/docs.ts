@@ -8,6 +8,8 @@ function routeTitle(r: RouteDoc): string {
   return `${r.method} ${r.path}${r.action ? `?action=${r.action}` : ''}`;
 }
 
+const routeId = (r: RouteDoc) => routeTitle(r).replace(/\W+/g, '-');
+
 function routeSection(r: RouteDoc): string {
   const params = r.params.length
     ? `<table><thead><tr><th>parameter</th><th>type</th><th>required</th><th>default</th><th>meaning</th></tr></thead><tbody>${r.params
@@ -16,7 +18,7 @@ function routeSection(r: RouteDoc): string {
     : '<p>No parameters.</p>';
   const body = r.example.body === undefined ? '' : `\n${JSON.stringify(r.example.body, null, 2)}`;
   const response = r.example.response === undefined ? '' : `<p>Example response:</p><pre>${escape(JSON.stringify(r.example.response, null, 2))}</pre>`;
-  return `<section class="route" id="${escape(routeTitle(r).replace(/\W+/g, '-'))}">
+  return `<section class="route" id="${escape(routeId(r))}">
 <h3><code>${escape(routeTitle(r))}</code></h3>
 <p>${escape(r.summary)}</p>
 ${params}
@@ -29,7 +31,7 @@ ${response}
 export function renderDocs(routes: readonly RouteDoc[]): string {
   const resources = [...new Set(routes.map((r) => r.resource))];
   const toc = resources
-    .map((res) => `<li><a href="#${escape(res)}">${escape(res)}</a><ul>${routes.filter((r) => r.resource === res).map((r) => `<li><code>${escape(routeTitle(r))}</code></li>`).join('')}</ul></li>`)
+    .map((res) => `<li><a href="#${escape(res)}">${escape(res)}</a><ul>${routes.filter((r) => r.resource === res).map((r) => `<li><a href="#${escape(routeId(r))}"><code>${escape(routeTitle(r))}</code></a></li>`).join('')}</ul></li>`)
     .join('');
   const sections = resources.map((res) => `<h2 id="${escape(res)}">${escape(res)}</h2>${routes.filter((r) => r.resource === res).map(routeSection).join('\n')}`).join('\n');
   return `<!doctype html>
