@@ -4,39 +4,53 @@
  */
 import type { Registry } from '@cairn/core';
 import type { MetadataChangeLog } from '@cairn/events';
-import type { GraphIndex, LogRecord, SearchFields, SearchIndex, TimeseriesIndex } from '@cairn/ports';
+import type { GraphIndex, LogRecord, SearchFields, SearchIndex, SystemMetadataIndex, TimeseriesIndex } from '@cairn/ports';
 import { edgesOf, searchFieldsOf } from '@cairn/search';
 
 type SearchWrites = Pick<SearchIndex, 'upsertFields' | 'deleteDocument'>;
 type GraphWrites = Pick<GraphIndex, 'replaceEdges' | 'removeNode'>;
 type TimeseriesWrites = Pick<TimeseriesIndex, 'upsert'>;
+type SystemMetadataWrites = Pick<SystemMetadataIndex, 'record' | 'forget'>;
+
+const NO_RUN_ID = 'no-run-id-provided';
 
 function parseValue(mcl: MetadataChangeLog): unknown | null {
   if (mcl.changeType === 'DELETE' || !mcl.aspect) return null;
   return JSON.parse(mcl.aspect.value);
 }
 
+interface SearchSide {
+  readonly search: SearchWrites;
+  readonly graph: GraphWrites;
+  readonly systemMetadata?: SystemMetadataWrites;
+}
+
 export class SearchProjector {
+  /** `systemMetadata`, when given, also records which run wrote each aspect's latest value. */
   constructor(
     private readonly registry: Registry,
     private readonly search: SearchIndex,
     private readonly graph: GraphIndex,
+    private readonly systemMetadata?: SystemMetadataIndex,
   ) {}
 
   /** The batch's writes go out together where the indexes can batch them, before the batch counts as handled. */
   async handleBatch(batch: LogRecord<MetadataChangeLog>[]): Promise<void> {
     const search = this.search.batch?.();
     const graph = this.graph.batch?.();
-    for (const { value } of batch) await this.apply(value, search ?? this.search, graph ?? this.graph);
+    const systemMetadata = this.systemMetadata?.batch?.();
+    const writes = { search: search ?? this.search, graph: graph ?? this.graph, systemMetadata: systemMetadata ?? this.systemMetadata };
+    for (const { value } of batch) await this.apply(value, writes);
     await search?.flush();
     await graph?.flush();
+    await systemMetadata?.flush();
   }
 
   project(mcl: MetadataChangeLog): Promise<void> {
-    return this.apply(mcl, this.search, this.graph);
+    return this.apply(mcl, { search: this.search, graph: this.graph, systemMetadata: this.systemMetadata });
   }
 
-  private async apply(mcl: MetadataChangeLog, search: SearchWrites, graph: GraphWrites): Promise<void> {
+  private async apply(mcl: MetadataChangeLog, { search, graph, systemMetadata }: SearchSide): Promise<void> {
     const entity = this.registry.entity(mcl.entityType);
     const aspect = entity?.aspects.get(mcl.aspectName ?? '');
     if (!entity || !aspect || !mcl.entityUrn || aspect.kind === 'timeseries') return;
@@ -44,14 +58,29 @@ export class SearchProjector {
     if (aspect.kind === 'key' && mcl.changeType === 'DELETE') {
       await search.deleteDocument(entity.name, urn);
       await graph.removeNode(urn);
+      await systemMetadata?.forget(urn);
       return;
     }
+    if (systemMetadata) await this.recordRun(mcl, urn, aspect.name, systemMetadata);
     const value = parseValue(mcl);
     // Key fields come from the URN with every change, so a document never lacks them.
     const key = this.registry.keyFromUrn(this.registry.parseEntityUrn(urn).urn, entity);
     const fields: SearchFields = { urn, ...searchFieldsOf(entity.keyAspect, key), ...searchFieldsOf(aspect, value) };
     await search.upsertFields(entity.name, urn, fields);
     if (aspect.relationships.length) await graph.replaceEdges(urn, aspect.name, edgesOf(urn, aspect, value));
+  }
+
+  private async recordRun(mcl: MetadataChangeLog, urn: string, aspect: string, systemMetadata: SystemMetadataWrites): Promise<void> {
+    if (mcl.changeType === 'DELETE') return systemMetadata.forget(urn, aspect);
+    const sm = mcl.systemMetadata;
+    await systemMetadata.record({
+      urn,
+      aspect,
+      runId: sm?.runId ?? NO_RUN_ID,
+      lastObserved: sm?.lastObserved ?? 0,
+      ...(sm?.registryName ? { registryName: sm.registryName } : {}),
+      ...(sm?.registryVersion ? { registryVersion: sm.registryVersion } : {}),
+    });
   }
 }
 

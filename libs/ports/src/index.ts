@@ -2,3 +2,4 @@ export * from './event-log';
 export * from './aspect-store';
 export * from './indexes';
 export * from './search-query';
+export * from './system-metadata-index';
