@@ -161,11 +161,17 @@ describe('the endpoint', () => {
     }
   });
 
-  it('answers syntax and validation errors in the GraphQL error shape', async () => {
+  it('answers syntax and validation errors in the GraphQL error shape, with 200 as the reference does', async () => {
     const bad = await gql(t, '{ dataset(urn: ');
-    expect(bad.status).toBe(400);
+    expect(bad.status).toBe(200);
     expect(bad.errors?.[0].message).toMatch(/Syntax Error/);
     const unknown = await gql(t, '{ nope }');
     expect(unknown.errors?.[0].message).toMatch(/Cannot query field "nope"/);
+  });
+
+  it('refuses a body that is not JSON with 400', async () => {
+    const res = await call(t, 'POST', '/api/graphql', '{"query": ');
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].extensions.code).toBe('BAD_REQUEST');
   });
 });

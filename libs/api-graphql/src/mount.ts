@@ -23,12 +23,18 @@ export interface GraphqlApi {
   stop(): Promise<void>;
 }
 
-/** The reference answers `{data, extensions}`; Apollo leaves `extensions` out when empty. */
-const alwaysExtensions: ApolloServerPlugin = {
+/**
+ * The reference answers `{data, extensions}` (Apollo leaves `extensions` out when empty), and
+ * answers GraphQL errors (syntax, validation, limits) with 200 and the errors in the body, as the
+ * GraphQL-over-HTTP spec asks for `application/json` responses; its clients rely on that.
+ */
+const referenceResponseShape: ApolloServerPlugin = {
   async requestDidStart() {
     return {
       async willSendResponse({ response }) {
-        if (response.body.kind === 'single') response.body.singleResult.extensions ??= {};
+        if (response.body.kind !== 'single') return;
+        response.body.singleResult.extensions ??= {};
+        if (response.http.status === 400 && response.body.singleResult.errors) response.http.status = 200;
       },
     };
   },
@@ -51,7 +57,7 @@ export async function createGraphqlApi(catalog: CatalogContext, limits: GraphqlL
   const server = new ApolloServer<GraphqlContext>({
     typeDefs,
     resolvers: buildResolvers(typeDefs),
-    plugins: [ApolloServerPluginLandingPageDisabled(), limitsPlugin(limits), alwaysExtensions],
+    plugins: [ApolloServerPluginLandingPageDisabled(), limitsPlugin(limits), referenceResponseShape],
     includeStacktraceInErrorResponses: catalog.info.exposeStackTraces,
   });
   await server.start();
