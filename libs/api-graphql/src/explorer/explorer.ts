@@ -39,10 +39,9 @@ function page(endpoint: string): string {
 
 export function explorerRouter(endpoint: string): Router {
   const router = Router();
-  router.get('/', (req, res, next) => {
+  router.get('/', (req, res) => {
     // Relative asset URLs need the trailing slash.
     if (!req.originalUrl.split('?')[0].endsWith('/')) return res.redirect(301, `${req.baseUrl}/`);
-    if (req.path !== '/') return next();
     res.type('html').send(page(endpoint));
   });
   router.get('/assets/:name', (req, res, next) => {
