@@ -24,10 +24,15 @@ export interface ServiceProcess {
 }
 
 /** Starts `npm start`'s entry point directly (one process, so kill -9 hits the service itself). */
-export async function startService(env: Record<string, string>, timeoutMs = 20_000): Promise<ServiceProcess> {
+export function startService(env: Record<string, string>, timeoutMs = 20_000): Promise<ServiceProcess> {
+  return startNamedService('standalone', env, timeoutMs);
+}
+
+/** Starts one of the services (`services/<name>`) on a free port and waits for its /health. */
+export async function startNamedService(name: string, env: Record<string, string>, timeoutMs = 60_000): Promise<ServiceProcess> {
   const port = await freePort();
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'services/standalone/src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', `services/${name}/src/main.ts`], {
     cwd: REPO_ROOT,
     env: { ...process.env, PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -37,7 +42,10 @@ export async function startService(env: Record<string, string>, timeoutMs = 20_0
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}:\n${output}`);
+    if (child.exitCode !== null) {
+      await new Promise((r) => setTimeout(r, 200)); // let the last output arrive
+      throw new Error(`${name} exited with ${child.exitCode}:\n${output}`);
+    }
     try {
       if ((await fetch(`${baseUrl}/health`)).ok) return { child, baseUrl, output: () => output };
     } catch {
