@@ -1,5 +1,6 @@
 /** Every port on one embedded SQLite file: what `npm start` runs on. */
 import { join } from 'node:path';
+import type { Registry } from '@cairn/core';
 import type { FailedMetadataChangeProposal, MetadataChangeLog, MetadataChangeProposal } from '@cairn/events';
 import {
   openDatabase,
@@ -10,9 +11,10 @@ import {
   SqliteTimeseriesIndex,
 } from '@cairn/adapter-embedded';
 import { PROPOSAL_RESULTS_TOPIC, type ProposalResult } from '@cairn/pipeline';
+import { searchSchemaOf } from '@cairn/search';
 import { TOPIC_NAMES, type CatalogPorts } from './ports';
 
-export function openEmbeddedPorts(dataDir: string, durability: 'normal' | 'full'): CatalogPorts {
+export function openEmbeddedPorts(dataDir: string, durability: 'normal' | 'full', registry: Registry): CatalogPorts {
   const db = openDatabase(join(dataDir, 'catalog.db'), { sync: durability });
   const store = new SqliteAspectStore(db);
   return {
@@ -24,7 +26,7 @@ export function openEmbeddedPorts(dataDir: string, durability: 'normal' | 'full'
     },
     results: new SqliteEventLog<ProposalResult>(db, PROPOSAL_RESULTS_TOPIC),
     store,
-    search: new SqliteSearchIndex(db),
+    search: new SqliteSearchIndex(db, searchSchemaOf(registry).mappings()),
     graph: new SqliteGraphIndex(db),
     timeseries: new SqliteTimeseriesIndex(db),
     probes: { embedded: async () => db.prepare('SELECT 1').get() },

@@ -5,8 +5,15 @@
  */
 import type { SearchFieldType } from '@cairn/core';
 
-/** Index field → its annotated type, per entity type: what an engine needs to lay out its indexes. */
-export type SearchMappings = ReadonlyMap<string, ReadonlyMap<string, SearchFieldType>>;
+/** How the annotations index a field: what an engine needs to lay out its indexes. */
+export interface IndexFieldMapping {
+  readonly type: SearchFieldType;
+  /** Queried by autocomplete (needs prefix matching of its words and whole value). */
+  readonly autocomplete: boolean;
+}
+
+/** Index field → its mapping, per entity type. */
+export type SearchMappings = ReadonlyMap<string, ReadonlyMap<string, IndexFieldMapping>>;
 
 /** The document's entity type, usable wherever a field name is (filters, facets, sort). */
 export const ENTITY_TYPE_FIELD = '_entityType';

@@ -48,13 +48,9 @@ export interface BrowseRequest {
 const boosts = (fields: readonly IndexFieldSpec[]): FieldBoost[] => fields.map((f) => ({ field: f.name, boost: f.boost }));
 
 export function planSelection(schema: SearchSchema, req: SelectionRequest): DocumentSelection {
-  const entityTypes = req.entityTypes.length ? [...new Set(req.entityTypes.map((t) => schema.entityType(t)))] : allEntityTypes(schema);
+  const entityTypes = req.entityTypes.length ? [...new Set(req.entityTypes.map((t) => schema.entityType(t)))] : schema.entityTypes();
   const { filter, includeRemoved } = planFilter(schema, entityTypes, req.filter);
   return { entityTypes, filter, includeRemoved };
-}
-
-function allEntityTypes(schema: SearchSchema): string[] {
-  return [...schema.mappings().keys()];
 }
 
 function fieldTerm(schema: SearchSchema, entityTypes: readonly string[], t: InputTerm & { field: string }): SearchTerm | undefined {

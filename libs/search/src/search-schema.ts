@@ -61,9 +61,18 @@ function fieldsOf(entity: EntitySpec): Map<string, IndexFieldSpec> {
 
 export class SearchSchema {
   private readonly byEntity = new Map<string, Map<string, IndexFieldSpec>>();
+  private readonly fieldMappings: SearchMappings;
 
   constructor(private readonly registry: Registry) {
     for (const e of registry.entities()) this.byEntity.set(e.name, fieldsOf(e));
+    this.fieldMappings = new Map(
+      [...this.byEntity].map(([entity, fields]) => [entity, new Map([...fields.values()].map((f) => [f.name, { type: f.type, autocomplete: f.autocomplete }]))]),
+    );
+  }
+
+  /** Every entity type of the model. */
+  entityTypes(): string[] {
+    return [...this.byEntity.keys()];
   }
 
   /** The entity type's canonical name (`DATASET` and `dataset` are `dataset`); 400 when unknown. */
@@ -102,7 +111,7 @@ export class SearchSchema {
   }
 
   mappings(): SearchMappings {
-    return new Map([...this.byEntity].map(([entity, fields]) => [entity, new Map([...fields.values()].map((f) => [f.name, f.type]))]));
+    return this.fieldMappings;
   }
 }
 

@@ -1,5 +1,5 @@
 /** GraphIndex on SQLite: edges keyed by the aspect that declares them. */
-import type { Edge, GraphIndex } from '@cairn/ports';
+import type { Edge, GraphIndex, GraphWriteBatch, Reference } from '@cairn/ports';
 import type { EmbeddedDb } from './database';
 
 interface EdgeRow {
@@ -21,6 +21,7 @@ const toEdge = (r: EdgeRow): Edge => ({
 export class SqliteGraphIndex implements GraphIndex {
   private readonly stmts;
   private readonly replaceTx;
+  private readonly batchTx;
 
   constructor(private readonly db: EmbeddedDb) {
     db.exec(`
@@ -39,10 +40,23 @@ export class SqliteGraphIndex implements GraphIndex {
       this.stmts.deleteVia.run(source, via);
       for (const e of edges) this.stmts.insert.run(e.source, via, e.relationshipType, e.destination, e.createdOn ?? null, e.createdActor ?? null);
     });
+    this.batchTx = db.transaction((writes: readonly (() => void)[]) => {
+      for (const w of writes) w();
+    });
   }
 
   async replaceEdges(source: string, viaAspect: string, edges: readonly Edge[]): Promise<void> {
     this.replaceTx(source, viaAspect, edges);
+  }
+
+  /** A change-log batch's writes in one transaction. */
+  batch(): GraphWriteBatch {
+    const writes: (() => void)[] = [];
+    return {
+      replaceEdges: async (source, viaAspect, edges) => void writes.push(() => this.replaceTx(source, viaAspect, edges)),
+      removeNode: async (urn) => void writes.push(() => this.stmts.deleteNode.run(urn, urn)),
+      flush: async () => this.batchTx(writes.splice(0)),
+    };
   }
 
   async removeNode(urn: string): Promise<void> {
@@ -59,6 +73,17 @@ export class SqliteGraphIndex implements GraphIndex {
     const total = (this.db.prepare(`SELECT COUNT(*) AS n ${from}`).get(...params) as { n: number }).n;
     const rows = this.db.prepare(`SELECT * ${from} ORDER BY relationship, source, destination LIMIT ? OFFSET ?`).all(...params, q.count, q.start) as EdgeRow[];
     return { total, edges: rows.map(toEdge) };
+  }
+
+  async references(urn: string, page: { start: number; count: number }): Promise<{ total: number; references: Reference[] }> {
+    const from = 'FROM (SELECT DISTINCT source, via_aspect, relationship FROM graph_edges WHERE destination = ?)';
+    const total = (this.db.prepare(`SELECT COUNT(*) AS n ${from}`).get(urn) as { n: number }).n;
+    const rows = this.db.prepare(`SELECT * ${from} ORDER BY source, via_aspect, relationship LIMIT ? OFFSET ?`).all(urn, page.count, page.start) as {
+      source: string;
+      via_aspect: string;
+      relationship: string;
+    }[];
+    return { total, references: rows.map((r) => ({ source: r.source, aspect: r.via_aspect, relationshipType: r.relationship })) };
   }
 
   async clear(): Promise<void> {

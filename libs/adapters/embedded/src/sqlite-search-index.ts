@@ -1,54 +1,109 @@
-/** SearchIndex on SQLite: one JSON document per entity, fields merged per aspect. */
-import type { SearchFields, SearchIndex } from '@cairn/ports';
+/** SearchIndex on SQLite: JSON documents with field values, exact terms and FTS5 words beside them. */
+import type {
+  AutocompleteQuery,
+  AutocompleteResult,
+  BrowseQuery,
+  BrowseResult,
+  DocumentSelection,
+  ScrollResult,
+  SearchFields,
+  SearchIndex,
+  SearchMappings,
+  SearchQuery,
+  SearchResult,
+  SearchWriteBatch,
+} from '@cairn/ports';
 import type { EmbeddedDb } from './database';
+import { scalarValues } from './search/analysis';
+import { DocCatalog } from './search/doc-catalog';
+import { DocValues } from './search/doc-values';
+import { DocumentWriter, type DocumentWrite } from './search/document-writer';
+import { SearchReader } from './search/search-reader';
+import { createSearchTables, FieldRegistry } from './search/search-tables';
 
 export class SqliteSearchIndex implements SearchIndex {
+  private readonly writer: DocumentWriter;
+  private readonly reader: SearchReader;
   private readonly stmts;
-  private readonly upsertTx;
 
-  constructor(private readonly db: EmbeddedDb) {
-    db.exec(`
-      CREATE TABLE IF NOT EXISTS search_documents (
-        entity_type TEXT NOT NULL, urn TEXT NOT NULL, doc TEXT NOT NULL,
-        PRIMARY KEY (entity_type, urn)) WITHOUT ROWID;
-    `);
+  /** `mappings` types the fields (from the model's annotations); unmapped fields are indexed as text. */
+  constructor(db: EmbeddedDb, mappings: SearchMappings = new Map()) {
+    createSearchTables(db);
+    const fields = new FieldRegistry(db, mappings);
+    const catalog = new DocCatalog(db);
+    const docValues = new DocValues(db);
+    this.writer = new DocumentWriter(db, fields, catalog, docValues);
+    this.reader = new SearchReader(db, fields, catalog, docValues);
+    this.migrateLegacyDocuments(db);
     this.stmts = {
-      get: db.prepare('SELECT doc FROM search_documents WHERE entity_type = ? AND urn = ?'),
-      put: db.prepare('INSERT INTO search_documents (entity_type, urn, doc) VALUES (?, ?, ?) ON CONFLICT (entity_type, urn) DO UPDATE SET doc = excluded.doc'),
-      delete: db.prepare('DELETE FROM search_documents WHERE entity_type = ? AND urn = ?'),
-      count: db.prepare('SELECT COUNT(*) AS n FROM search_documents'),
-      countType: db.prepare('SELECT COUNT(*) AS n FROM search_documents WHERE entity_type = ?'),
+      get: db.prepare('SELECT doc FROM search_docs WHERE entity_type = ? AND urn = ?').pluck(),
+      count: db.prepare('SELECT COUNT(*) FROM search_docs').pluck(),
+      countType: db.prepare('SELECT COUNT(*) FROM search_docs WHERE entity_type = ?').pluck(),
     };
-    this.upsertTx = db.transaction((entityType: string, urn: string, fields: SearchFields) => {
-      const row = this.stmts.get.get(entityType, urn) as { doc: string } | undefined;
-      const doc: SearchFields = row ? JSON.parse(row.doc) : { urn };
-      for (const [k, v] of Object.entries(fields)) {
-        if (v === null || v === undefined) delete doc[k];
-        else doc[k] = v;
-      }
-      this.stmts.put.run(entityType, urn, JSON.stringify(doc));
-    });
+  }
+
+  /** Documents of the earlier single-table layout are indexed once into the current one. */
+  private migrateLegacyDocuments(db: EmbeddedDb): void {
+    if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'search_documents'").get()) return;
+    db.transaction(() => {
+      const rows = db.prepare('SELECT entity_type, urn, doc FROM search_documents').all() as { entity_type: string; urn: string; doc: string }[];
+      for (const r of rows) this.writer.upsert(r.entity_type, r.urn, JSON.parse(r.doc) as SearchFields);
+      db.exec('DROP TABLE search_documents');
+    })();
   }
 
   async upsertFields(entityType: string, urn: string, fields: SearchFields): Promise<void> {
-    this.upsertTx(entityType, urn, fields);
+    this.writer.upsert(entityType, urn, fields);
   }
 
   async deleteDocument(entityType: string, urn: string): Promise<void> {
-    this.stmts.delete.run(entityType, urn);
+    this.writer.delete(entityType, urn);
+  }
+
+  /** A change-log batch's writes in one transaction: SQLite commits, not rows, are what cost. */
+  batch(): SearchWriteBatch {
+    const writes: DocumentWrite[] = [];
+    return {
+      upsertFields: async (entityType, urn, fields) => void writes.push({ kind: 'upsert', entityType, urn, fields }),
+      deleteDocument: async (entityType, urn) => void writes.push({ kind: 'delete', entityType, urn }),
+      flush: async () => this.writer.applyAll(writes.splice(0)),
+    };
   }
 
   async getDocument(entityType: string, urn: string): Promise<SearchFields | undefined> {
-    const row = this.stmts.get.get(entityType, urn) as { doc: string } | undefined;
-    return row && (JSON.parse(row.doc) as SearchFields);
+    const doc = this.stmts.get.get(entityType, urn) as string | undefined;
+    return doc === undefined ? undefined : (JSON.parse(doc) as SearchFields);
   }
 
   async clear(): Promise<void> {
-    this.db.exec('DELETE FROM search_documents');
+    this.writer.clear();
   }
 
   async count(entityType?: string): Promise<number> {
-    const row = (entityType ? this.stmts.countType.get(entityType) : this.stmts.count.get()) as { n: number };
-    return row.n;
+    return (entityType ? this.stmts.countType.get(entityType) : this.stmts.count.get()) as number;
+  }
+
+  async search(query: SearchQuery, page: { from: number; size: number }): Promise<SearchResult> {
+    return this.reader.search(query, page.from, page.size);
+  }
+
+  async scroll(query: SearchQuery, page: { scrollId?: string; keepAlive: string; size: number }): Promise<ScrollResult> {
+    return this.reader.scroll(query, page.scrollId, page.size);
+  }
+
+  async autocomplete(query: AutocompleteQuery): Promise<AutocompleteResult> {
+    return this.reader.autocomplete(query);
+  }
+
+  async browse(query: BrowseQuery): Promise<BrowseResult> {
+    return this.reader.browse(query);
+  }
+
+  async browsePaths(entityType: string, urn: string): Promise<string[]> {
+    return scalarValues((await this.getDocument(entityType, urn))?.browsePaths);
+  }
+
+  async countByType(selection: DocumentSelection): Promise<Record<string, number>> {
+    return this.reader.countByType(selection);
   }
 }

@@ -1,6 +1,30 @@
 /** TimeseriesIndex on SQLite: documents keyed by their identity so a re-sent value overwrites. */
-import type { TimeseriesDocument, TimeseriesIndex, TimeseriesQuery } from '@cairn/ports';
+import type {
+  GenericTable,
+  IndexSize,
+  IndexTask,
+  TimeseriesAggregation,
+  TimeseriesDocument,
+  TimeseriesIndex,
+  TimeseriesQuery,
+  TimeseriesWriteBatch,
+} from '@cairn/ports';
 import type { EmbeddedDb } from './database';
+import { aggregateRows } from './timeseries/aggregate';
+import { matches, narrowing, type EventRow } from './timeseries/event-fields';
+
+/** The node part of task ids (`<node>:<number>`), as the reference's search engine names them. */
+export const EMBEDDED_NODE_ID = 'cairn-embedded';
+const KEPT_TASKS = 1000;
+const BYTES_PER_MB = 1024 * 1024;
+
+interface Scan {
+  readonly entityType: string;
+  readonly aspect: string;
+  readonly urn?: string;
+  readonly startTimeMillis?: number;
+  readonly endTimeMillis?: number;
+}
 
 interface TsRow {
   entity_type: string;
@@ -28,6 +52,9 @@ const toDoc = (r: TsRow): TimeseriesDocument => ({
 
 export class SqliteTimeseriesIndex implements TimeseriesIndex {
   private readonly upsertStmt;
+  private readonly upsertAll;
+  private readonly tasks = new Map<string, IndexTask>();
+  private taskSeq = 0;
 
   constructor(private readonly db: EmbeddedDb) {
     db.exec(`
@@ -43,22 +70,120 @@ export class SqliteTimeseriesIndex implements TimeseriesIndex {
       `INSERT OR REPLACE INTO timeseries_documents (entity_type, aspect, urn, timestamp_millis, event_granularity, partition_spec, message_id, event, system_metadata)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
+    this.upsertAll = db.transaction((docs: readonly TimeseriesDocument[]) => {
+      for (const d of docs) this.upsertOne(d);
+    });
   }
 
   async upsert(d: TimeseriesDocument): Promise<void> {
+    this.upsertOne(d);
+  }
+
+  private upsertOne(d: TimeseriesDocument): void {
     this.upsertStmt.run(d.entityType, d.aspect, d.urn, d.timestampMillis, d.eventGranularity ?? '', d.partitionSpec ?? '', d.messageId ?? '', d.event, d.systemMetadata ?? null);
   }
 
-  async query(q: TimeseriesQuery): Promise<TimeseriesDocument[]> {
+  /** A change-log batch's documents in one transaction. */
+  batch(): TimeseriesWriteBatch {
+    const docs: TimeseriesDocument[] = [];
+    return {
+      upsert: async (d) => void docs.push(d),
+      flush: async () => this.upsertAll(docs.splice(0)),
+    };
+  }
+
+
+  private scanSql(q: Scan): { sql: string; params: unknown[] } {
     const clauses = ['entity_type = ?', 'aspect = ?'];
     const params: unknown[] = [q.entityType, q.aspect];
     if (q.urn !== undefined) clauses.push('urn = ?'), params.push(q.urn);
     if (q.startTimeMillis !== undefined) clauses.push('timestamp_millis >= ?'), params.push(q.startTimeMillis);
     if (q.endTimeMillis !== undefined) clauses.push('timestamp_millis <= ?'), params.push(q.endTimeMillis);
+    return { sql: clauses.join(' AND '), params };
+  }
+
+  /** Documents of a scan, newest first, passing the filter (which is evaluated on the events). */
+  private *rows(scan: Scan, filter: TimeseriesQuery['filter']): Generator<EventRow> {
+    const narrowed = { ...narrowing(filter ?? []), ...Object.fromEntries(Object.entries(scan).filter(([, v]) => v !== undefined)) } as Scan;
+    const { sql, params } = this.scanSql(narrowed);
+    for (const r of this.db.prepare(`SELECT * FROM timeseries_documents WHERE ${sql} ORDER BY timestamp_millis DESC`).iterate(...params) as Iterable<TsRow>) {
+      const row = { doc: toDoc(r), event: JSON.parse(r.event) as Record<string, unknown> };
+      if (matches(filter ?? [], row)) yield row;
+    }
+  }
+
+  async query(q: TimeseriesQuery): Promise<TimeseriesDocument[]> {
+    if (!q.filter?.length) {
+      const { sql, params } = this.scanSql(q);
+      const rows = this.db.prepare(`SELECT * FROM timeseries_documents WHERE ${sql} ORDER BY timestamp_millis DESC LIMIT ?`).all(...params, q.limit) as TsRow[];
+      return rows.map(toDoc);
+    }
+    const out: TimeseriesDocument[] = [];
+    for (const row of this.rows(q, q.filter)) {
+      if (out.length >= q.limit) break;
+      out.push(row.doc);
+    }
+    return out;
+  }
+
+  async aggregate(request: TimeseriesAggregation): Promise<GenericTable> {
+    return aggregateRows([...this.rows({ entityType: request.entityType, aspect: request.aspect }, request.filter)], request);
+  }
+
+  async countOlderThan(entityType: string, aspect: string, endTimeMillis: number): Promise<{ matching: number; total: number }> {
+    const row = this.db
+      .prepare('SELECT COUNT(*) AS total, COALESCE(SUM(timestamp_millis < ?), 0) AS matching FROM timeseries_documents WHERE entity_type = ? AND aspect = ?')
+      .get(endTimeMillis, entityType, aspect) as { total: number; matching: number };
+    return { matching: row.matching, total: row.total };
+  }
+
+  async startDeleteOlderThan(entityType: string, aspect: string, endTimeMillis: number, options: { batchSize: number; timeoutSeconds?: number }): Promise<string> {
+    const taskId = `${EMBEDDED_NODE_ID}:${++this.taskSeq}`;
+    const { matching } = await this.countOlderThan(entityType, aspect, endTimeMillis);
+    const started = process.hrtime.bigint();
+    const deadline = options.timeoutSeconds === undefined ? Infinity : Date.now() + options.timeoutSeconds * 1000;
+    const status = { total: matching, deleted: 0, batches: 0, timed_out: false };
+    const batch = this.db.prepare(
+      `DELETE FROM timeseries_documents WHERE (entity_type, aspect, urn, timestamp_millis, event_granularity, partition_spec, message_id) IN
+       (SELECT entity_type, aspect, urn, timestamp_millis, event_granularity, partition_spec, message_id FROM timeseries_documents
+        WHERE entity_type = ? AND aspect = ? AND timestamp_millis < ? LIMIT ?)`,
+    );
+    const record = (completed: boolean) => this.keepTask({ taskId, completed, status: { ...status }, runTimeNanos: Number(process.hrtime.bigint() - started) });
+    record(false);
+    // Batches run on later turns of the event loop, so reads and writes go on meanwhile.
+    const step = () => {
+      const deleted = batch.run(entityType, aspect, endTimeMillis, options.batchSize).changes;
+      status.deleted += deleted;
+      status.batches++;
+      status.timed_out = Date.now() > deadline;
+      const done = deleted < options.batchSize || status.timed_out;
+      record(done);
+      if (!done) setImmediate(step);
+    };
+    setImmediate(step);
+    return taskId;
+  }
+
+  private keepTask(task: IndexTask): void {
+    this.tasks.delete(task.taskId);
+    this.tasks.set(task.taskId, task);
+    if (this.tasks.size > KEPT_TASKS) this.tasks.delete(this.tasks.keys().next().value as string);
+  }
+
+  async task(taskId: string): Promise<IndexTask | undefined> {
+    return this.tasks.get(taskId);
+  }
+
+  async sizes(): Promise<IndexSize[]> {
     const rows = this.db
-      .prepare(`SELECT * FROM timeseries_documents WHERE ${clauses.join(' AND ')} ORDER BY timestamp_millis DESC LIMIT ?`)
-      .all(...params, q.limit) as TsRow[];
-    return rows.map(toDoc);
+      .prepare('SELECT entity_type, aspect, SUM(length(event) + COALESCE(length(system_metadata), 0)) AS bytes FROM timeseries_documents GROUP BY entity_type, aspect ORDER BY entity_type, aspect')
+      .all() as { entity_type: string; aspect: string; bytes: number }[];
+    return rows.map((r) => ({
+      indexName: `${r.entity_type}_${r.aspect}aspect_v1`.toLowerCase(),
+      entityName: r.entity_type,
+      aspectName: r.aspect,
+      sizeMb: r.bytes / BYTES_PER_MB,
+    }));
   }
 
   async deleteByUrn(urn: string, range: { aspect?: string; startTimeMillis?: number; endTimeMillis?: number } = {}): Promise<number> {

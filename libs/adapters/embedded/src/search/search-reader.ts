@@ -1,0 +1,346 @@
+/**
+ * Queries of the embedded search engine: ranked search, scrolling, facets, autocomplete, browse,
+ * counts. Words and filters are looked up in SQLite; ranking, paging and facets run over the
+ * in-memory catalog and doc values, so a broad query costs one pass over its matches.
+ */
+import { badRequest } from '@cairn/core';
+import {
+  ENTITY_TYPE_FIELD,
+  type AutocompleteQuery,
+  type AutocompleteResult,
+  type BrowseQuery,
+  type BrowseResult,
+  type DocumentSelection,
+  type FacetResult,
+  type MatchedField,
+  type ScrollResult,
+  type SearchHit,
+  type SearchQuery,
+  type SearchResult,
+  type SortSpec,
+} from '@cairn/ports';
+import type { EmbeddedDb } from '../database';
+import { indexWords, numericValue, queryWords, scalarValues, urnComponents } from './analysis';
+import type { DocCatalog } from './doc-catalog';
+import type { DocValues } from './doc-values';
+import { marks, selectionSql } from './selection-sql';
+import type { FieldRegistry } from './search-tables';
+import { TermMatcher, type TermMatch } from './term-matcher';
+
+/** A hit's place in the result order; also what a scroll id carries. */
+interface Position {
+  readonly score: number;
+  readonly sortKey?: string | number | null;
+  readonly urn: string;
+}
+
+interface Candidate {
+  readonly docId: number;
+  readonly score: number;
+}
+
+type Ranked = Candidate & Position;
+
+const MATCH_ALL_SCORE = 1;
+/** Autocomplete ranks at most this many candidates of each kind. */
+const AUTOCOMPLETE_CANDIDATES = 2000;
+
+const byUrn = (a: Position, b: Position) => (a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0);
+
+function compareKeys(a: string | number, b: string | number): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
+}
+
+/** Result order: by the sort field (documents without it last), else by score; ties by URN. */
+function comparator(sort: SortSpec | undefined): (a: Position, b: Position) => number {
+  if (!sort) return (a, b) => b.score - a.score || byUrn(a, b);
+  const dir = sort.order === 'DESCENDING' ? -1 : 1;
+  return (a, b) => {
+    const an = a.sortKey === null || a.sortKey === undefined;
+    const bn = b.sortKey === null || b.sortKey === undefined;
+    if (an || bn) return an === bn ? byUrn(a, b) : an ? 1 : -1;
+    return dir * compareKeys(a.sortKey as string | number, b.sortKey as string | number) || byUrn(a, b);
+  };
+}
+
+function encodeScrollId(p: Position): string {
+  return Buffer.from(JSON.stringify({ score: p.score, ...(p.sortKey !== undefined ? { sortKey: p.sortKey } : {}), urn: p.urn })).toString('base64url');
+}
+
+function decodeScrollId(scrollId: string): Position {
+  try {
+    const p = JSON.parse(Buffer.from(scrollId, 'base64url').toString('utf8')) as Position;
+    if (typeof p.urn === 'string' && typeof p.score === 'number') return p;
+  } catch {
+    // reported below
+  }
+  throw badRequest(`Malformed scrollId '${scrollId}'`);
+}
+
+export class SearchReader {
+  private readonly matcher: TermMatcher;
+  private readonly docById;
+
+  constructor(
+    private readonly db: EmbeddedDb,
+    private readonly fieldRegistry: FieldRegistry,
+    private readonly catalog: DocCatalog,
+    private readonly docValues: DocValues,
+  ) {
+    this.matcher = new TermMatcher(db, fieldRegistry);
+    this.docById = db.prepare('SELECT doc FROM search_docs WHERE doc_id = ?').pluck();
+  }
+
+  /** Whether a document is selected: its entity type, the removed flag, then the filter (in SQL). */
+  private selector(sel: DocumentSelection): (docId: number) => boolean {
+    const types = new Set(sel.entityTypes);
+    let passing: Set<number> | undefined;
+    if (sel.filter.length) {
+      const { sql, params } = selectionSql(sel, (names) => this.fieldRegistry.ids(sel.entityTypes, names));
+      passing = new Set(this.db.prepare(`SELECT d.doc_id FROM search_docs d WHERE ${sql}`).pluck().all(...params) as number[]);
+    }
+    return (docId) => {
+      const type = this.catalog.entityType(docId);
+      if (type === undefined || !types.has(type)) return false;
+      if (!sel.includeRemoved && this.catalog.isRemoved(docId)) return false;
+      return passing === undefined || passing.has(docId);
+    };
+  }
+
+  /** Every selected document matching the terms, unordered. */
+  private candidates(query: SearchQuery): Candidate[] {
+    const selected = this.selector(query);
+    const factors = query.rankText ? this.matcher.rankFactors(query.rankText, query.entityTypes, query.rankFields) : undefined;
+    const out: Candidate[] = [];
+    if (query.terms.length === 0) {
+      for (const docId of this.catalog.docsOf(query.entityTypes)) {
+        if (selected(docId)) out.push({ docId, score: MATCH_ALL_SCORE });
+      }
+      return out;
+    }
+    for (const [docId, score] of this.matcher.match(query.terms, query.entityTypes)) {
+      if (selected(docId)) out.push({ docId, score: score * (factors?.get(docId) ?? 1) });
+    }
+    return out;
+  }
+
+  private position(c: Candidate, sortKeys?: (docId: number) => string | number | null): Ranked {
+    return { ...c, urn: this.catalog.urn(c.docId), ...(sortKeys ? { sortKey: sortKeys(c.docId) } : {}) };
+  }
+
+  /** The sort field's smallest (ascending) or largest (descending) value of a document. */
+  private sortKeys(sort: SortSpec, entityTypes: readonly string[]): (docId: number) => string | number | null {
+    if (sort.field === ENTITY_TYPE_FIELD) return (docId) => this.catalog.entityType(docId) ?? null;
+    const ids = this.fieldRegistry.ids(entityTypes, [sort.field]);
+    const cmp = comparator({ field: sort.field, order: 'ASCENDING' });
+    return (docId) => {
+      const keys = this.docValues.values(ids, docId).map((v) => numericValue(v) ?? v);
+      if (keys.length === 0) return null;
+      const ordered = keys.map((k) => ({ score: 0, sortKey: k, urn: '' })).sort(cmp);
+      return (sort.order === 'DESCENDING' ? ordered[ordered.length - 1] : ordered[0]).sortKey ?? null;
+    };
+  }
+
+  /**
+   * The page of `size` (plus one, to tell whether more follow) after skipping `from` hits and
+   * everything up to `after`. Ranking orders whole score tiers, so only tiers that reach the page
+   * are sorted by URN.
+   */
+  private page(query: SearchQuery, candidates: Candidate[], from: number, size: number, after?: Position): Ranked[] {
+    if (query.terms.length === 0 && !query.sort) return this.urnOrderedPage(query, from, size, after);
+    const compare = comparator(query.sort);
+    const isAfter = (r: Ranked) => !after || compare(r, after) > 0;
+    if (query.sort) {
+      const keys = this.sortKeys(query.sort, query.entityTypes);
+      return candidates
+        .map((c) => this.position(c, keys))
+        .filter(isAfter)
+        .sort(compare)
+        .slice(from, from + size + 1);
+    }
+    const tiers = new Map<number, Candidate[]>();
+    for (const c of candidates) {
+      const tier = tiers.get(c.score);
+      if (tier) tier.push(c);
+      else tiers.set(c.score, [c]);
+    }
+    const out: Ranked[] = [];
+    let skip = from;
+    for (const score of [...tiers.keys()].sort((a, b) => b - a)) {
+      if (after && score > after.score) continue;
+      const tier = tiers.get(score) ?? [];
+      if (skip >= tier.length && !(after && score === after.score)) {
+        skip -= tier.length;
+        continue;
+      }
+      const ranked = tier
+        .map((c) => this.position(c))
+        .filter(isAfter)
+        .sort(byUrn);
+      out.push(...ranked.slice(skip, skip + size + 1 - out.length));
+      skip = Math.max(0, skip - ranked.length);
+      if (out.length > size) break;
+    }
+    return out;
+  }
+
+  /** Without terms every score is equal: the URN index gives the page directly. */
+  private urnOrderedPage(query: SearchQuery, from: number, size: number, after?: Position): Ranked[] {
+    const { sql, params } = selectionSql(query, (names) => this.fieldRegistry.ids(query.entityTypes, names));
+    const rows = this.db
+      .prepare(`SELECT doc_id, urn FROM search_docs d WHERE ${sql}${after ? ' AND d.urn > ?' : ''} ORDER BY d.urn LIMIT ? OFFSET ?`)
+      .raw()
+      .all(...params, ...(after ? [after.urn] : []), size + 1, from) as [number, string][];
+    return rows.map(([docId, urn]) => ({ docId, urn, score: MATCH_ALL_SCORE }));
+  }
+
+  private facets(query: SearchQuery, candidates: Candidate[]): FacetResult[] {
+    return query.facets.map((f) => {
+      let values: { value: string; count: number }[];
+      if (f.field === ENTITY_TYPE_FIELD) {
+        const counts = new Map<string, number>();
+        for (const c of candidates) {
+          const t = this.catalog.entityType(c.docId) ?? '';
+          counts.set(t, (counts.get(t) ?? 0) + 1);
+        }
+        values = [...counts].map(([value, count]) => ({ value, count })).sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : 1));
+        values = values.slice(0, f.size);
+      } else {
+        const ids = this.fieldRegistry.ids(query.entityTypes, [f.field]);
+        values = ids.length ? this.docValues.counts(ids, candidates.map((c) => c.docId), f.size) : [];
+      }
+      return { field: f.field, ...(f.displayName ? { displayName: f.displayName } : {}), values };
+    });
+  }
+
+  /** The searched fields of a hit that hold a term, each with its first matching value. */
+  private matchedFields(r: Ranked, query: SearchQuery): MatchedField[] {
+    if (query.terms.length === 0) return [];
+    const doc = JSON.parse(this.docById.get(r.docId) as string) as Record<string, unknown>;
+    const out = new Map<string, string>();
+    for (const term of query.terms) {
+      const words = queryWords(term.text);
+      const text = term.text.toLowerCase();
+      const holds = (v: string) =>
+        term.kind === 'value' ? v.toLowerCase() === text || urnComponents(v).some((c) => c.toLowerCase() === text) : words.every((q) => indexWords(v).some((w) => w.startsWith(q)));
+      for (const { field } of term.fields) {
+        if (out.has(field)) continue;
+        const hit = scalarValues(doc[field]).find(holds);
+        if (hit !== undefined) out.set(field, hit);
+      }
+    }
+    return [...out].map(([name, value]) => ({ name, value }));
+  }
+
+  private hits(page: Ranked[], query: SearchQuery): SearchHit[] {
+    return page.map((r) => ({ urn: r.urn, entityType: this.catalog.entityType(r.docId) ?? '', score: r.score, matchedFields: this.matchedFields(r, query) }));
+  }
+
+  search(query: SearchQuery, from: number, size: number): SearchResult {
+    const candidates = this.candidates(query);
+    const page = this.page(query, candidates, from, size).slice(0, size);
+    return { total: candidates.length, hits: this.hits(page, query), facets: this.facets(query, candidates) };
+  }
+
+  scroll(query: SearchQuery, scrollId: string | undefined, size: number): ScrollResult {
+    const after = scrollId === undefined ? undefined : decodeScrollId(scrollId);
+    const candidates = this.candidates(query);
+    const page = this.page(query, candidates, 0, size, after);
+    const hits = page.slice(0, size);
+    const last = hits[hits.length - 1];
+    return {
+      total: candidates.length,
+      hits: this.hits(hits, query),
+      facets: this.facets(query, candidates),
+      ...(page.length > size && last ? { nextScrollId: encodeScrollId(last) } : {}),
+    };
+  }
+
+  autocomplete(query: AutocompleteQuery): AutocompleteResult {
+    if (query.limit <= 0) return { suggestions: [], urns: [] };
+    const selected = this.selector(query);
+    const matches = this.matcher.autocompleteCandidates(query.text, query.entityTypes, query.fields, AUTOCOMPLETE_CANDIDATES);
+    const ranked = [...matches]
+      .filter(([docId]) => selected(docId))
+      .map(([docId, m]: [number, TermMatch]) => ({ docId, score: m.score, fields: m.fields, urn: this.catalog.urn(docId) }))
+      .sort(comparator(undefined));
+    const boostOf = new Map(query.fields.map((f) => [f.field, f.boost]));
+    const typed = query.text.trim().toLowerCase();
+    const words = queryWords(query.text);
+    const suggestions: string[] = [];
+    const urns: string[] = [];
+    for (const r of ranked) {
+      if (suggestions.length >= query.limit) break;
+      const doc = JSON.parse(this.docById.get(r.docId) as string) as Record<string, unknown>;
+      const names = [...r.fields]
+        .map((id) => this.fieldRegistry.byFieldId(id)?.name)
+        .filter((n): n is string => n !== undefined)
+        .sort((a, b) => (boostOf.get(b) ?? 0) - (boostOf.get(a) ?? 0));
+      const values = names.flatMap((n) => scalarValues(doc[n]));
+      const suggestion =
+        values.find((v) => v.toLowerCase().startsWith(typed)) ??
+        values.find((v) => {
+          const vw = indexWords(v);
+          return words.every((w) => vw.some((x) => x.startsWith(w)));
+        });
+      if (suggestion === undefined) continue;
+      urns.push(r.urn);
+      if (!suggestions.includes(suggestion)) suggestions.push(suggestion);
+    }
+    return { suggestions, urns };
+  }
+
+  /** The selection as a SQL condition on a `doc_id` column; type and removal come with field ids. */
+  private docCondition(sel: DocumentSelection): { sql: string; params: unknown[] } {
+    if (sel.filter.length) {
+      const { sql, params } = selectionSql(sel, (names) => this.fieldRegistry.ids(sel.entityTypes, names));
+      return { sql: `doc_id IN (SELECT d.doc_id FROM search_docs d WHERE ${sql})`, params };
+    }
+    return sel.includeRemoved ? { sql: '1', params: [] } : { sql: 'doc_id NOT IN (SELECT doc_id FROM search_docs WHERE removed = 1)', params: [] };
+  }
+
+  browse(query: BrowseQuery): BrowseResult {
+    const ids = this.fieldRegistry.ids(query.entityTypes, ['browsePaths']);
+    if (ids.length === 0) return { groups: [], totalGroups: 0, entities: [], totalEntities: 0, totalBelow: 0 };
+    const docs = this.docCondition(query);
+    const prefix = `${query.path}/`;
+    // Values starting with `<path>/` (`0` is the character after `/`), grouped by their next segment.
+    const below = `FROM search_values WHERE field_id IN (${marks(ids.length)}) AND value >= ? AND value < ? AND ${docs.sql}`;
+    const belowParams = [...ids, prefix, `${query.path}0`, ...docs.params];
+    const segment = `CASE WHEN instr(substr(value, ?), '/') > 0 THEN substr(value, ?, instr(substr(value, ?), '/') - 1) ELSE substr(value, ?) END`;
+    const from = prefix.length + 1;
+    const groups = this.db
+      .prepare(`SELECT ${segment} AS name, COUNT(DISTINCT doc_id) AS count ${below} GROUP BY name HAVING name <> '' ORDER BY count DESC, name`)
+      .all(from, from, from, from, ...belowParams) as { name: string; count: number }[];
+    const totalBelow = this.db.prepare(`SELECT COUNT(DISTINCT doc_id) ${below} AND value > ?`).pluck().get(...belowParams, prefix) as number;
+    const here = query.path
+      ? (this.db
+          .prepare(`SELECT DISTINCT doc_id FROM search_values WHERE field_id IN (${marks(ids.length)}) AND value = ? AND ${docs.sql}`)
+          .pluck()
+          .all(...ids, query.path, ...docs.params) as number[])
+      : [];
+    const urns = here.map((docId) => this.catalog.urn(docId)).sort();
+    // Groups come first in paging, entities after them.
+    const entityFrom = Math.max(query.from - groups.length, 0);
+    const entitySize = Math.min(Math.max(query.from + query.size - groups.length, 0), query.size);
+    return {
+      groups: groups.slice(query.from, query.from + query.size),
+      totalGroups: groups.length,
+      entities: urns.slice(entityFrom, entityFrom + entitySize),
+      totalEntities: urns.length,
+      totalBelow,
+    };
+  }
+
+  countByType(selection: DocumentSelection): Record<string, number> {
+    const selected = this.selector(selection);
+    const counts: Record<string, number> = {};
+    for (const t of selection.entityTypes) {
+      let n = 0;
+      for (const docId of this.catalog.docsOf([t])) if (selected(docId)) n++;
+      counts[t] = n;
+    }
+    return counts;
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * Tables of the embedded search engine. A document is a JSON row; its fields are indexed three ways:
+ * `search_values` (exact values, numbers: filters, facets, sort, browse), `search_terms` (lower-cased
+ * whole values and URN components: `field:value` search, whole-value ranking) and `search_fts`
+ * (words, one row per document field; autocomplete fields also in the smaller `search_ac_fts`).
+ * Field ids are per (entity type, field), so a field id alone selects an entity type, and an FTS
+ * rowid `doc_id * FIELD_SLOTS + field_id` names document and field.
+ */
+import type { IndexFieldMapping, SearchMappings } from '@cairn/ports';
+import type { EmbeddedDb } from '../database';
+
+export const FIELD_SLOTS = 65536;
+
+export function createSearchTables(db: EmbeddedDb): void {
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS search_docs (
+      doc_id INTEGER PRIMARY KEY, entity_type TEXT NOT NULL, urn TEXT NOT NULL, removed INTEGER NOT NULL, doc TEXT NOT NULL,
+      UNIQUE (entity_type, urn));
+    CREATE INDEX IF NOT EXISTS search_docs_type ON search_docs (entity_type, removed, urn);
+    CREATE INDEX IF NOT EXISTS search_docs_removed ON search_docs (removed) WHERE removed = 1;
+    CREATE TABLE IF NOT EXISTS search_fields (
+      field_id INTEGER PRIMARY KEY, entity_type TEXT NOT NULL, name TEXT NOT NULL, UNIQUE (entity_type, name));
+    CREATE TABLE IF NOT EXISTS search_values (
+      field_id INTEGER NOT NULL, value TEXT NOT NULL, doc_id INTEGER NOT NULL, num REAL,
+      PRIMARY KEY (field_id, value, doc_id)) WITHOUT ROWID;
+    CREATE INDEX IF NOT EXISTS search_values_doc ON search_values (doc_id, field_id);
+    CREATE INDEX IF NOT EXISTS search_values_num ON search_values (field_id, num) WHERE num IS NOT NULL;
+    CREATE TABLE IF NOT EXISTS search_terms (
+      field_id INTEGER NOT NULL, term TEXT NOT NULL, doc_id INTEGER NOT NULL,
+      PRIMARY KEY (field_id, term, doc_id)) WITHOUT ROWID;
+    CREATE INDEX IF NOT EXISTS search_terms_doc ON search_terms (doc_id, field_id);
+    CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(
+      words, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2', prefix='2 3 4');
+    CREATE VIRTUAL TABLE IF NOT EXISTS search_ac_fts USING fts5(
+      words, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2', prefix='1 2 3 4');
+  `);
+}
+
+export interface FieldInfo {
+  readonly id: number;
+  readonly entityType: string;
+  readonly name: string;
+  /** Undefined for a field the mappings do not know. */
+  readonly mapping?: IndexFieldMapping;
+}
+
+/** Field ids, allocated on first use and kept in memory. */
+export class FieldRegistry {
+  private readonly byKey = new Map<string, FieldInfo>();
+  private readonly byId = new Map<number, FieldInfo>();
+  private readonly insert;
+
+  constructor(
+    db: EmbeddedDb,
+    private readonly mappings: SearchMappings,
+  ) {
+    this.insert = db.prepare('INSERT INTO search_fields (entity_type, name) VALUES (?, ?)');
+    const rows = db.prepare('SELECT field_id, entity_type, name FROM search_fields').all() as { field_id: number; entity_type: string; name: string }[];
+    for (const r of rows) this.remember(r.field_id, r.entity_type, r.name);
+  }
+
+  private remember(id: number, entityType: string, name: string): FieldInfo {
+    const mapping = this.mappings.get(entityType)?.get(name);
+    const info: FieldInfo = { id, entityType, name, ...(mapping ? { mapping } : {}) };
+    this.byKey.set(`${entityType}\u0000${name}`, info);
+    this.byId.set(id, info);
+    return info;
+  }
+
+  field(entityType: string, name: string): FieldInfo {
+    const known = this.byKey.get(`${entityType}\u0000${name}`);
+    if (known) return known;
+    const id = Number(this.insert.run(entityType, name).lastInsertRowid);
+    if (id >= FIELD_SLOTS) throw new Error(`The embedded search index holds at most ${FIELD_SLOTS - 1} fields`);
+    return this.remember(id, entityType, name);
+  }
+
+  /** Ids of the named fields that exist in the given entity types. */
+  ids(entityTypes: readonly string[], names: readonly string[]): number[] {
+    const out: number[] = [];
+    for (const t of entityTypes) {
+      for (const n of names) {
+        const info = this.byKey.get(`${t}\u0000${n}`);
+        if (info) out.push(info.id);
+      }
+    }
+    return out;
+  }
+
+  byFieldId(id: number): FieldInfo | undefined {
+    return this.byId.get(id);
+  }
+}

@@ -1,0 +1,78 @@
+/** A DocumentSelection as a SQL condition over `search_docs d`, criteria as lookups in `search_values`. */
+import { ENTITY_TYPE_FIELD, type DocumentSelection, type FilterCriterion } from '@cairn/ports';
+import { numericValue } from './analysis';
+
+export interface Sql {
+  readonly sql: string;
+  readonly params: unknown[];
+}
+
+/** Field ids of index field names within the selection's entity types (absent fields have none). */
+export type FieldIds = (names: readonly string[]) => number[];
+
+const LAST_CHAR = '\u{10FFFF}';
+export const marks = (n: number) => Array.from({ length: n }, () => '?').join(',');
+
+function valueCondition(c: FilterCriterion, column: string, numColumn: string | null): Sql {
+  const [v = ''] = c.values;
+  const n = numericValue(v);
+  const range = (op: string): Sql => (n !== null && numColumn ? { sql: `${numColumn} ${op} ?`, params: [n] } : { sql: `${column} ${op} ?`, params: [v] });
+  switch (c.condition) {
+    case 'EQUAL':
+    case 'IN':
+      return { sql: `${column} IN (${marks(c.values.length)})`, params: [...c.values] };
+    case 'CONTAIN':
+      return { sql: `instr(${column}, ?) > 0`, params: [v] };
+    case 'START_WITH':
+      return { sql: `${column} >= ? AND ${column} < ?`, params: [v, v + LAST_CHAR] };
+    case 'END_WITH':
+      return { sql: `substr(${column}, -?) = ?`, params: [[...v].length, v] };
+    case 'GREATER_THAN':
+      return range('>');
+    case 'GREATER_THAN_OR_EQUAL_TO':
+      return range('>=');
+    case 'LESS_THAN':
+      return range('<');
+    case 'LESS_THAN_OR_EQUAL_TO':
+      return range('<=');
+    case 'EXISTS':
+    case 'IS_NULL':
+      return { sql: '1', params: [] };
+  }
+}
+
+function criterionSql(c: FilterCriterion, fieldIds: FieldIds): Sql {
+  let positive: Sql;
+  if (c.fields.includes(ENTITY_TYPE_FIELD)) {
+    // Every document has an entity type.
+    positive = c.condition === 'EXISTS' || c.condition === 'IS_NULL' ? { sql: '1', params: [] } : valueCondition(c, 'd.entity_type', null);
+  } else {
+    const ids = fieldIds(c.fields);
+    if (ids.length === 0) {
+      positive = { sql: '0', params: [] };
+    } else {
+      const value = valueCondition(c, 'value', 'num');
+      positive = {
+        sql: `d.doc_id IN (SELECT doc_id FROM search_values WHERE field_id IN (${marks(ids.length)}) AND ${value.sql})`,
+        params: [...ids, ...value.params],
+      };
+    }
+  }
+  const negate = c.negated !== (c.condition === 'IS_NULL');
+  return negate ? { sql: `NOT (${positive.sql})`, params: positive.params } : positive;
+}
+
+export function selectionSql(sel: DocumentSelection, fieldIds: FieldIds): Sql {
+  const clauses = [`d.entity_type IN (${marks(sel.entityTypes.length)})`];
+  const params: unknown[] = [...sel.entityTypes];
+  if (!sel.includeRemoved) clauses.push('d.removed = 0');
+  if (sel.filter.length) {
+    const ors = sel.filter.map((and) => {
+      const parts = and.map((c) => criterionSql(c, fieldIds));
+      for (const p of parts) params.push(...p.params);
+      return `(${parts.map((p) => p.sql).join(' AND ')})`;
+    });
+    clauses.push(`(${ors.join(' OR ')})`);
+  }
+  return { sql: clauses.join(' AND '), params };
+}
