@@ -2,19 +2,18 @@
  * The spec's GraphQL operations on the reference samples: each edit is read back right after it;
  * edits of missing datasets or columns fail and write nothing; only POST is accepted.
  */
-import { gql, loadSample } from '../support/graphql';
+import { bootstrapCopy, gql, loadBootstrapCopy } from '../support/graphql';
 import { call, startTarget, unique, type Target } from '../support/target';
+
+const suffix = unique('spec');
+const { HIVE, KAFKA, EVENTS, DATABASE } = bootstrapCopy(suffix);
 
 let t: Target;
 beforeAll(async () => {
   t = await startTarget();
-  await loadSample(t, 'bootstrap_mce.json');
+  await loadBootstrapCopy(t, suffix);
 }, 120_000);
 afterAll(() => t.close());
-
-const HIVE = 'urn:li:dataset:(urn:li:dataPlatform:hive,SampleHiveDataset,PROD)';
-const KAFKA = 'urn:li:dataset:(urn:li:dataPlatform:kafka,SampleKafkaDataset,PROD)';
-const EVENTS = 'urn:li:dataset:(urn:li:dataPlatform:hive,logging_events,PROD)';
 
 const READ_DATASET = `query getDataset($urn: String!) {
   dataset(urn: $urn) {
@@ -64,7 +63,7 @@ describe('mutation updateDataset', () => {
         urn: HIVE,
         input: {
           editableProperties: { description: '## The *hive* sample\n\nWith **markdown**.' },
-          institutionalMemory: { elements: [{ author: 'urn:li:corpuser:jdoe', url: 'https://wiki.example.com/hive', description: 'Wiki page' }] },
+          institutionalMemory: { elements: [{ author: 'urn:li:corpuser:datahub', url: 'https://wiki.example.com/hive', description: 'Wiki page' }] },
         },
       },
     );
@@ -73,7 +72,7 @@ describe('mutation updateDataset', () => {
     const read = (await gql(t, READ_DATASET, { urn: HIVE })).data.dataset;
     expect(read.editableProperties.description).toBe('## The *hive* sample\n\nWith **markdown**.');
     expect(read.institutionalMemory.elements).toEqual([
-      { url: 'https://wiki.example.com/hive', label: 'Wiki page', author: { urn: 'urn:li:corpuser:jdoe' }, created: { actor: 'urn:li:corpuser:jdoe' } },
+      { url: 'https://wiki.example.com/hive', label: 'Wiki page', author: { urn: 'urn:li:corpuser:datahub' }, created: { actor: 'urn:li:corpuser:datahub' } },
     ]);
   });
 
@@ -126,11 +125,11 @@ describe('mutation updateDescription', () => {
   });
 
   it('sets a container description, and refuses other entity types', async () => {
-    const container = 'urn:li:container:DATABASE';
+    const container = DATABASE;
     const ok = await gql(t, `mutation { updateDescription(input: {description: "All the data", resourceUrn: "${container}"}) }`);
     expect(ok.data.updateDescription).toBe(true);
     expect((await gql(t, `{ container(urn: "${container}") { editableProperties { description } } }`)).data.container.editableProperties.description).toBe('All the data');
-    const refused = await gql(t, `mutation { updateDescription(input: {description: "x", resourceUrn: "urn:li:corpuser:jdoe"}) }`);
+    const refused = await gql(t, `mutation { updateDescription(input: {description: "x", resourceUrn: "urn:li:corpuser:datahub"}) }`);
     expect(refused.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
   });
 });
