@@ -5,7 +5,10 @@ import type { CatalogContext } from './context';
 import { aspectsRouter } from './routes/aspects';
 import { entitiesRouter } from './routes/entities';
 import { entitiesV2Router } from './routes/entities-v2';
+import { metadataTestsRouter } from './routes/metadata-tests';
+import { operationsRouter } from './routes/operations';
 import { relationshipsRouter } from './routes/relationships';
+import { usageStatsRouter } from './routes/usage-stats';
 import { systemRouter } from './routes/system';
 import { docsRouter } from './routes/docs';
 
@@ -19,6 +22,9 @@ function restliRoutes(ctx: CatalogContext): Router {
   router.use(entitiesRouter(ctx));
   router.use(entitiesV2Router(ctx));
   router.use(relationshipsRouter(ctx));
+  router.use(operationsRouter(ctx));
+  router.use(usageStatsRouter(ctx));
+  router.use(metadataTestsRouter(ctx));
   return router;
 }
 

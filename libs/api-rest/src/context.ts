@@ -1,7 +1,7 @@
 /** What the REST routes need: the model, the write use case and the read ports. */
 import type { Registry } from '@cairn/core';
 import type { AspectStore, GraphIndex, SearchIndex, TimeseriesIndex } from '@cairn/ports';
-import type { IngestService } from '@cairn/pipeline';
+import type { IndexRestorer, IngestService } from '@cairn/pipeline';
 
 export interface HealthReport {
   readonly healthy: boolean;
@@ -25,6 +25,8 @@ export interface CatalogContext {
   readonly search: SearchIndex;
   readonly graph: GraphIndex;
   readonly timeseries: TimeseriesIndex;
+  /** Re-emits stored aspects to the change log so the indexes are rebuilt from the store. */
+  readonly indexRestorer: IndexRestorer;
   readonly info: ServerInfo;
   health(): Promise<HealthReport>;
 }

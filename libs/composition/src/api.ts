@@ -5,7 +5,7 @@ import type { Registry } from '@cairn/core';
 import { createRestApp, type CatalogContext, type ServerInfo } from '@cairn/api-rest';
 import { createGraphqlApi } from '@cairn/api-graphql';
 import { httpMetricsMiddleware, metricsHandler, type Metrics } from '@cairn/observability';
-import { Backpressure, DEFAULT_BACKPRESSURE, IngestService, type WriteNotifier } from '@cairn/pipeline';
+import { Backpressure, DEFAULT_BACKPRESSURE, IndexRestorer, IngestService, type WriteNotifier } from '@cairn/pipeline';
 import type { Env } from './distributed-ports';
 import { PERSISTER_GROUP, SEARCH_GROUP, TIMESERIES_GROUP, type CatalogPorts } from './ports';
 import { probeHealth, slowestLag } from './roles';
@@ -77,6 +77,7 @@ export async function startApi(
     search: ports.search,
     graph: ports.graph,
     timeseries: ports.timeseries,
+    indexRestorer: new IndexRestorer(registry, ports.store, ports.logs.versionedChangeLog),
     info: {
       version: SERVICE_VERSION,
       commit: process.env.GIT_COMMIT ?? 'unknown',

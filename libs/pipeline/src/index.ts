@@ -7,3 +7,6 @@ export * from './persist';
 export * from './project';
 export * from './proposal-results';
 export * from './backpressure';
+export * from './index-restorer';
+export * from './references';
+export * from './metadata-tests';

@@ -2,7 +2,7 @@
  * Filters as clients send them, `{or: [{and: [criterion]}]}` or the legacy `{criteria: [...]}`,
  * checked against the index fields and turned into a FilterPlan. Bad input is a 400.
  */
-import { badRequest, splitTopLevel } from '@cairn/core';
+import { badRequest, splitTopLevel, type AspectSpec } from '@cairn/core';
 import { ENTITY_TYPE_FIELD, type FilterCondition, type FilterCriterion, type FilterPlan } from '@cairn/ports';
 import type { SearchSchema } from './search-schema';
 
@@ -69,22 +69,21 @@ function negated(raw: unknown, field: string): boolean {
   throw badRequest(`'negated' of the filter on '${field}' must be true or false`);
 }
 
-function criterion(schema: SearchSchema, entityTypes: readonly string[], raw: unknown): FilterCriterion {
+/** The index fields a filter field name stands for (none: unknown), and how its values read. */
+type FieldResolver = (name: string) => { fields: string[]; normalize?: (value: string) => string };
+
+function criterion(resolve: FieldResolver, scope: string, raw: unknown): FilterCriterion {
   const c = asObject(raw, 'A filter criterion');
   if (typeof c.field !== 'string' || c.field.length === 0) throw badRequest("A filter criterion needs a 'field'");
-  const fields = schema.resolve(entityTypes, c.field);
-  if (fields.length === 0) throw badRequest(`Unknown filter field '${c.field}' for entity type(s) ${entityTypes.join(', ')}`);
+  const { fields, normalize } = resolve(c.field);
+  if (fields.length === 0) throw badRequest(`Unknown filter field '${c.field}' for ${scope}`);
   const cond = condition(c.condition);
-  let vals = values(c, cond, c.field);
-  const types = new Set(entityTypes.flatMap((t) => fields.map((f) => schema.fields(t).get(f)?.type).filter((x) => x !== undefined)));
-  if (types.size === 1 && types.has('BOOLEAN')) vals = vals.map((v) => v.toLowerCase());
-  if (fields[0] === ENTITY_TYPE_FIELD) vals = vals.map((v) => schema.canonicalEntityType(v));
-  return { fields, condition: cond, values: vals, negated: negated(c.negated, c.field) };
+  const vals = values(c, cond, c.field);
+  return { fields, condition: cond, values: normalize ? vals.map(normalize) : vals, negated: negated(c.negated, c.field) };
 }
 
-/** The plan of a filter and whether it names `removed` (so soft-deleted entities stay in). */
-export function planFilter(schema: SearchSchema, entityTypes: readonly string[], raw: unknown): { filter: FilterPlan; includeRemoved: boolean } {
-  if (raw === undefined || raw === null) return { filter: [], includeRemoved: false };
+function conjunctionsOf(raw: unknown, resolve: FieldResolver, scope: string): FilterPlan {
+  if (raw === undefined || raw === null) return [];
   const f = asObject(raw, 'The filter');
   let conjunctions: unknown[];
   if (f.or !== undefined && f.or !== null && asList(f.or, "The filter's 'or'").length > 0) {
@@ -94,8 +93,30 @@ export function planFilter(schema: SearchSchema, entityTypes: readonly string[],
   } else {
     conjunctions = [];
   }
-  const planned = (conjunctions as unknown[][]).map((and) => and.map((c) => criterion(schema, entityTypes, c)));
+  return (conjunctions as unknown[][]).map((and) => and.map((c) => criterion(resolve, scope, c)));
+}
+
+/** An empty conjunction holds for everything, and so does the whole disjunction. */
+const simplified = (plan: FilterPlan): FilterPlan => (plan.some((and) => and.length === 0) ? [] : plan);
+
+/** The plan of a search filter and whether it names `removed` (so soft-deleted entities stay in). */
+export function planFilter(schema: SearchSchema, entityTypes: readonly string[], raw: unknown): { filter: FilterPlan; includeRemoved: boolean } {
+  const resolve: FieldResolver = (name) => {
+    const fields = schema.resolve(entityTypes, name);
+    if (fields[0] === ENTITY_TYPE_FIELD) return { fields, normalize: (v) => schema.canonicalEntityType(v) };
+    const types = new Set(entityTypes.flatMap((t) => fields.map((f) => schema.fields(t).get(f)?.type).filter((x) => x !== undefined)));
+    return types.size === 1 && types.has('BOOLEAN') ? { fields, normalize: (v) => v.toLowerCase() } : { fields };
+  };
+  const planned = conjunctionsOf(raw, resolve, `entity type(s) ${entityTypes.join(', ')}`);
   const includeRemoved = planned.some((and) => and.some((c) => c.fields.includes(REMOVED_FIELD)));
-  // An empty conjunction holds for everything, and so does the whole disjunction.
-  return { filter: planned.some((and) => and.length === 0) ? [] : planned, includeRemoved };
+  return { filter: simplified(planned), includeRemoved };
+}
+
+/** Fields of every time-series document, besides the aspect's own time-series fields. */
+export const TIMESERIES_COMMON_FIELDS = ['urn', 'timestampMillis', 'messageId', 'runId'];
+
+/** A filter over time-series documents: the aspect's time-series fields as dotted paths, and the common ones. */
+export function planTimeseriesFilter(aspect: AspectSpec, raw: unknown): FilterPlan {
+  const known = new Set([...TIMESERIES_COMMON_FIELDS, ...aspect.timeseriesFields.map((f) => f.path.split('/').filter((s) => s && s !== '*').join('.'))]);
+  return simplified(conjunctionsOf(raw, (name) => ({ fields: known.has(name) ? [name] : [] }), `time-series aspect ${aspect.name}`));
 }

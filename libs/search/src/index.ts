@@ -1,7 +1,7 @@
 export { searchFieldsOf, edgesOf } from './document';
 export { SearchSchema, searchSchemaOf, type IndexFieldSpec } from './search-schema';
 export { parseInput, type InputTerm } from './query-input';
-export { planFilter, FILTER_CONDITIONS, REMOVED_FIELD } from './filters';
+export { planFilter, planTimeseriesFilter, FILTER_CONDITIONS, REMOVED_FIELD, TIMESERIES_COMMON_FIELDS } from './filters';
 export {
   planSearch,
   planAutocomplete,

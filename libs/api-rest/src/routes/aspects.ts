@@ -2,9 +2,11 @@
 import { Router } from 'express';
 import { badRequest, notFound, parseBoolParam, parseIntParam, queryParam } from '@cairn/core';
 import type { MetadataChangeProposal } from '@cairn/events';
+import { planTimeseriesFilter } from '@cairn/search';
 import type { CatalogContext } from '../context';
 import { actions, actorOf, body, entityUrn, optionalInt, optionalString, requireString, route } from '../http';
 import { recordUnion } from '../envelopes';
+import { restoreIndicesAction } from './operations';
 
 const DEFAULT_TIMESERIES_LIMIT = 10000;
 const MAX_PROPOSALS_PER_BATCH = 10000;
@@ -45,12 +47,14 @@ export function aspectsRouter(ctx: CatalogContext): Router {
         const limit = optionalInt(params, 'limit') ?? DEFAULT_TIMESERIES_LIMIT;
         if (limit < 1 || limit > DEFAULT_TIMESERIES_LIMIT) throw badRequest(`Parameter 'limit' must be between 1 and ${DEFAULT_TIMESERIES_LIMIT}`);
         const latestValue = parseBoolParam(params.latestValue, 'latestValue', false);
+        const filter = planTimeseriesFilter(aspect, params.filter);
         const docs = await ctx.timeseries.query({
           entityType: entity.name,
           aspect: aspect.name,
           urn: urn.raw,
           ...(startTimeMillis !== undefined ? { startTimeMillis } : {}),
           ...(endTimeMillis !== undefined ? { endTimeMillis } : {}),
+          ...(filter.length ? { filter } : {}),
           limit: latestValue ? 1 : limit,
         });
         return {
@@ -71,6 +75,7 @@ export function aspectsRouter(ctx: CatalogContext): Router {
         const urnLike = optionalString(params, 'urnLike');
         return ctx.store.countLatest({ aspect, ...(urnLike ? { urnLike } : {}) });
       },
+      restoreIndices: restoreIndicesAction(ctx),
     }),
   );
 

@@ -1,4 +1,4 @@
-/** `/entities`: legacy snapshot ingest and reads, existence and hard deletes. */
+/** `/entities`: legacy snapshot ingest and reads, existence and hard deletes, and the search-side actions. */
 import { Router } from 'express';
 import { badRequest, invalidArguments, notFound, type EntitySpec, type Urn } from '@cairn/core';
 import type { MetadataChangeProposal, SystemMetadata } from '@cairn/events';
@@ -7,6 +7,8 @@ import type { StoredAspect } from '@cairn/ports';
 import type { CatalogContext } from '../context';
 import { actions, actorOf, body, entityUrn, optionalInt, optionalString, route } from '../http';
 import { recordUnion, withKeyAspect } from '../envelopes';
+import { entityReferenceActions } from './entity-references';
+import { entitySearchActions } from './entity-search';
 
 function snapshotOf(entity: { value?: unknown } | undefined): unknown {
   if (!entity || typeof entity !== 'object' || !('value' in entity)) throw badRequest("Parameter 'entity' must be {value: {<snapshot record name>: {...}}}");
@@ -38,6 +40,8 @@ export function entitiesRouter(ctx: CatalogContext): Router {
   router.post(
     '/entities',
     actions('entities', {
+      ...entitySearchActions(ctx),
+      ...entityReferenceActions(ctx),
       ingest: async (req, res) => {
         const params = body(req);
         await ingestSnapshots([snapshotOf(params.entity as { value?: unknown })], [params.systemMetadata as SystemMetadata | undefined], actorOf(res));

@@ -12,37 +12,51 @@ const NON_WORD = /[^\p{L}\p{N}]+/u;
 const CAMEL = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
 
 /**
- * The words of a value, in order; a compound word is followed by its parts, so `SampleKafkaDataset`
- * is found by `samplekafka`, `kafka` and the phrase `kafka dataset`.
+ * The words of a value in order, then the parts of its compound words: `SampleKafkaDataset` is
+ * found by `samplekafka`, by `kafka` and by the phrase `kafka dataset`, and whole words keep their
+ * order for phrases.
  */
 export function indexWords(text: string): string[] {
-  const out: string[] = [];
-  for (const word of text.split(NON_WORD)) {
-    if (!word) continue;
-    out.push(word.toLowerCase());
-    const parts = word.split(CAMEL);
-    if (parts.length > 1) out.push(...parts.map((p) => p.toLowerCase()));
-  }
-  return out;
+  const words = wordsOf(text);
+  const parts = words.flatMap((w) => {
+    const split = w.split(CAMEL);
+    return split.length > 1 ? split : [];
+  });
+  return [...words, ...parts].map((w) => w.toLowerCase());
 }
 
-/** The words of a query term: compounds are split into their parts, which must follow each other. */
-export function queryWords(text: string): string[] {
-  return text
-    .split(NON_WORD)
-    .filter((w) => w.length > 0)
-    .flatMap((w) => w.split(CAMEL))
-    .map((w) => w.toLowerCase());
+function wordsOf(text: string): string[] {
+  return text.split(NON_WORD).filter((w) => w.length > 0);
 }
 
-/** An FTS5 expression: the words as one phrase, the last a prefix when asked. */
-export function phraseQuery(words: readonly string[], prefix: boolean): string {
-  return `"${words.join(' ').replace(/"/g, '""')}"${prefix ? ' *' : ''}`;
+/**
+ * The ways a query term can match, each a list of words that must follow each other: its whole
+ * words, and, when it has compound words, their parts.
+ */
+export function queryForms(text: string): string[][] {
+  const words = wordsOf(text);
+  const whole = words.map((w) => w.toLowerCase());
+  const parts = words.flatMap((w) => w.split(CAMEL)).map((w) => w.toLowerCase());
+  if (whole.length === 0) return [];
+  return parts.length === whole.length ? [whole] : [whole, parts];
 }
 
-/** Every word must occur in the row, the last as a prefix (autocomplete). */
-export function allWordsQuery(words: readonly string[]): string {
-  return words.map((w, i) => `"${w.replace(/"/g, '""')}"${i === words.length - 1 ? ' *' : ''}`).join(' AND ');
+const quoted = (w: string) => `"${w.replace(/"/g, '""')}"`;
+
+/** An FTS5 expression: any form as a phrase, its last word a prefix when asked. */
+export function phraseQuery(forms: readonly string[][], prefix: boolean): string {
+  return forms.map((f) => `${quoted(f.join(' '))}${prefix ? ' *' : ''}`).join(' OR ');
+}
+
+/** Any form with all its words in the row, in any order, the last a prefix (autocomplete). */
+export function allWordsQuery(forms: readonly string[][]): string {
+  return forms.map((f) => `(${f.map((w, i) => `${quoted(w)}${i === f.length - 1 ? ' *' : ''}`).join(' AND ')})`).join(' OR ');
+}
+
+/** Whether a value holds a form's words, the last as a prefix of one of its words. */
+export function holdsWords(value: string, forms: readonly string[][]): boolean {
+  const words = indexWords(value);
+  return forms.some((f) => f.every((q) => words.some((w) => w.startsWith(q))));
 }
 
 /** The components a URN is found by in `field:value` search: its key parts, nested URNs' parts too. */

@@ -20,7 +20,7 @@ import {
   type SortSpec,
 } from '@cairn/ports';
 import type { EmbeddedDb } from '../database';
-import { indexWords, numericValue, queryWords, scalarValues, urnComponents } from './analysis';
+import { holdsWords, numericValue, queryForms, scalarValues, urnComponents } from './analysis';
 import type { DocCatalog } from './doc-catalog';
 import type { DocValues } from './doc-values';
 import { marks, selectionSql } from './selection-sql';
@@ -220,10 +220,9 @@ export class SearchReader {
     const doc = JSON.parse(this.docById.get(r.docId) as string) as Record<string, unknown>;
     const out = new Map<string, string>();
     for (const term of query.terms) {
-      const words = queryWords(term.text);
+      const forms = queryForms(term.text);
       const text = term.text.toLowerCase();
-      const holds = (v: string) =>
-        term.kind === 'value' ? v.toLowerCase() === text || urnComponents(v).some((c) => c.toLowerCase() === text) : words.every((q) => indexWords(v).some((w) => w.startsWith(q)));
+      const holds = (v: string) => (term.kind === 'value' ? v.toLowerCase() === text || urnComponents(v).some((c) => c.toLowerCase() === text) : holdsWords(v, forms));
       for (const { field } of term.fields) {
         if (out.has(field)) continue;
         const hit = scalarValues(doc[field]).find(holds);
@@ -267,7 +266,7 @@ export class SearchReader {
       .sort(comparator(undefined));
     const boostOf = new Map(query.fields.map((f) => [f.field, f.boost]));
     const typed = query.text.trim().toLowerCase();
-    const words = queryWords(query.text);
+    const forms = queryForms(query.text);
     const suggestions: string[] = [];
     const urns: string[] = [];
     for (const r of ranked) {
@@ -278,12 +277,7 @@ export class SearchReader {
         .filter((n): n is string => n !== undefined)
         .sort((a, b) => (boostOf.get(b) ?? 0) - (boostOf.get(a) ?? 0));
       const values = names.flatMap((n) => scalarValues(doc[n]));
-      const suggestion =
-        values.find((v) => v.toLowerCase().startsWith(typed)) ??
-        values.find((v) => {
-          const vw = indexWords(v);
-          return words.every((w) => vw.some((x) => x.startsWith(w)));
-        });
+      const suggestion = values.find((v) => v.toLowerCase().startsWith(typed)) ?? values.find((v) => holdsWords(v, forms));
       if (suggestion === undefined) continue;
       urns.push(r.urn);
       if (!suggestions.includes(suggestion)) suggestions.push(suggestion);

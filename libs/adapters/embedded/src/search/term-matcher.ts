@@ -1,7 +1,7 @@
 /** Which documents match the terms of a query (or what was typed), with what score. */
 import type { FieldBoost, SearchTerm } from '@cairn/ports';
 import type { EmbeddedDb } from '../database';
-import { allWordsQuery, phraseQuery, queryWords } from './analysis';
+import { allWordsQuery, phraseQuery, queryForms } from './analysis';
 import { marks } from './selection-sql';
 import { FIELD_SLOTS, type FieldRegistry } from './search-tables';
 
@@ -62,8 +62,8 @@ export class TermMatcher {
   private termMatches(term: SearchTerm, entityTypes: readonly string[]): Map<number, number> {
     const boosts = this.boostsById(entityTypes, term.fields);
     if (term.kind === 'value') return this.byValue(term.text, boosts);
-    const words = queryWords(term.text);
-    return words.length ? this.byWords(phraseQuery(words, term.prefix), boosts) : new Map();
+    const forms = queryForms(term.text);
+    return forms.length ? this.byWords(phraseQuery(forms, term.prefix), boosts) : new Map();
   }
 
   /** Documents matching every term, with their scores (summed over the terms). */
@@ -96,8 +96,8 @@ export class TermMatcher {
     const boosts = this.boostsById(entityTypes, fields);
     const out = new Map<number, TermMatch>();
     const term = text.trim().toLowerCase();
-    const words = queryWords(text);
-    if (boosts.size === 0 || words.length === 0) return out;
+    const forms = queryForms(text);
+    if (boosts.size === 0 || forms.length === 0) return out;
     const add = (docId: number, fieldId: number, score: number) => {
       const m = out.get(docId);
       if (!m) out.set(docId, { score, fields: new Set([fieldId]) });
@@ -116,7 +116,7 @@ export class TermMatcher {
     const acOnly = ids.every((id) => this.fieldRegistry.byFieldId(id)?.mapping?.autocomplete);
     const stmt = acOnly ? this.acWords : this.words;
     let seen = 0;
-    for (const rowid of stmt.iterate(allWordsQuery(words)) as Iterable<number>) {
+    for (const rowid of stmt.iterate(allWordsQuery(forms)) as Iterable<number>) {
       const fieldId = rowid % FIELD_SLOTS;
       const boost = boosts.get(fieldId);
       if (boost === undefined) continue;
