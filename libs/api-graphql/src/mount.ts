@@ -59,6 +59,8 @@ export async function createGraphqlApi(catalog: CatalogContext, limits: GraphqlL
     resolvers: buildResolvers(typeDefs),
     plugins: [ApolloServerPluginLandingPageDisabled(), limitsPlugin(limits), referenceResponseShape],
     includeStacktraceInErrorResponses: catalog.info.exposeStackTraces,
+    // The service stops Apollo with everything else on SIGTERM; Apollo's own handler would race it and hang the exit.
+    stopOnTerminationSignals: false,
   });
   await server.start();
 
