@@ -296,7 +296,7 @@ describe('edits of labels, owners, links and status', () => {
 });
 
 describe('tags, glossary, groups, users, tests, operations and lineage', () => {
-  it('tag lifecycle', async () => {
+  it('tag lifecycle: create, update, color, delete (with its references)', async () => {
     const urn = (await ok(`mutation { createTag(input: {id: "${unique('pii')}", name: "PII", description: "Personal data"}) }`)).createTag;
     await ok(`mutation { updateTag(urn: "${urn}", input: {urn: "${urn}", name: "PII data", description: "Personal"}) { urn } }`);
     await ok(`mutation { setTagColor(urn: "${urn}", colorHex: "#ff0000") }`);
@@ -304,8 +304,13 @@ describe('tags, glossary, groups, users, tests, operations and lineage', () => {
       properties: { name: 'PII data', description: 'Personal', colorHex: '#ff0000' },
       ownership: { owners: [{ type: 'TECHNICAL_OWNER' }] },
     });
+    await ok(`mutation { addTag(input: {tagUrn: "${urn}", resourceUrn: "${HDFS}"}) }`);
+    // References are found through the graph index, which follows writes shortly after.
+    await eventually(async () => (await ok(`{ tag(urn: "${urn}") { relationships(input: {types: ["TaggedWith"], direction: INCOMING}) { total } } }`)).tag.relationships.total === 1);
     await ok(`mutation { deleteTag(urn: "${urn}") }`);
     expect((await ok(`{ tag(urn: "${urn}") { urn } }`)).tag).toBeNull();
+    // As in the reference, deleting the tag also takes it off the entities it was on.
+    expect((await ok(`{ dataset(urn: "${HDFS}") { tags { tags { tag { urn } } } } }`)).dataset.tags.tags.map((x: any) => x.tag.urn)).not.toContain(urn);
   });
 
   it('glossary lifecycle', async () => {

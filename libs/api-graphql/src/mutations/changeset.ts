@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { MetadataChangeProposal } from '@cairn/events';
+import { ReferenceRemover } from '@cairn/pipeline';
 import type { GraphqlContext } from '../context';
 import { badInput, fromPipelineError, notFound } from '../errors';
 import { requireRef, type EntityRef } from '../refs';
@@ -72,7 +73,10 @@ export class Changeset {
     this.set(ref, aspect, change(await this.current<T>(ref, aspect)));
   }
 
-  /** Hard-deletes the entity (its key aspect), as the reference's delete mutations do. */
+  /**
+   * Hard-deletes the entity (its key aspect), then removes the references other entities hold to
+   * it (tags on datasets, owners, ...), as the reference's delete mutations do.
+   */
   delete(ref: EntityRef): void {
     this.deletions.set(ref.urn, ref);
   }
@@ -96,10 +100,19 @@ export class Changeset {
     if (proposals.length === 0) return;
     try {
       await this.ctx.catalog.ingest.propose(proposals, { actor: this.ctx.actor });
+      await this.removeReferencesToDeleted();
     } catch (err) {
       throw fromPipelineError(err);
     }
-    for (const p of proposals) this.ctx.loaders.aspects.clear(p.entityUrn!);
+    // Cached values are stale now; references may have been removed from any entity.
+    this.ctx.loaders.aspects.clearAll();
+  }
+
+  private async removeReferencesToDeleted(): Promise<void> {
+    if (this.deletions.size === 0) return;
+    const { registry, store, graph, ingest } = this.ctx.catalog;
+    const remover = new ReferenceRemover(registry, store, graph, ingest);
+    for (const urn of this.deletions.keys()) await remover.remove(urn, { dryRun: false, actor: this.ctx.actor });
   }
 }
 
