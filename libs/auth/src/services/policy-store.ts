@@ -1,0 +1,50 @@
+/**
+ * Policies are dataHubPolicy entities, read from the store (not the search index, which lags)
+ * and cached briefly; changes made through this store show at once in this process.
+ */
+import type { AspectStore } from '@cairn/ports';
+import { POLICY_ENTITY, POLICY_INFO, type PolicyInfo, type StoredPolicy } from '../policies';
+import { removal, upsert, type Proposer } from './proposals';
+import { TtlCache } from './ttl-cache';
+
+const SCAN_PAGE = 1000;
+
+export class PolicyStore {
+  private readonly cache: TtlCache<readonly StoredPolicy[]>;
+
+  constructor(
+    private readonly store: AspectStore,
+    private readonly proposer: Proposer,
+    cacheMs: number,
+  ) {
+    this.cache = new TtlCache(cacheMs);
+  }
+
+  async all(): Promise<readonly StoredPolicy[]> {
+    const cached = this.cache.get('all');
+    if (cached) return cached;
+    const policies: StoredPolicy[] = [];
+    for (let start = 0; ; start += SCAN_PAGE) {
+      const rows = await this.store.scanLatest({ aspect: POLICY_INFO, start, limit: SCAN_PAGE });
+      for (const r of rows) policies.push({ urn: r.urn, info: JSON.parse(r.metadata) as PolicyInfo });
+      if (rows.length < SCAN_PAGE) break;
+    }
+    this.cache.set('all', policies);
+    return policies;
+  }
+
+  async get(urn: string): Promise<StoredPolicy | undefined> {
+    const [row] = await this.store.getLatest([urn], [POLICY_INFO]);
+    return row ? { urn, info: JSON.parse(row.metadata) as PolicyInfo } : undefined;
+  }
+
+  async save(policies: readonly StoredPolicy[], actor: string): Promise<void> {
+    await this.proposer.propose(policies.map((p) => upsert(POLICY_ENTITY, p.urn, POLICY_INFO, p.info)), { actor });
+    this.cache.clear();
+  }
+
+  async remove(urn: string, actor: string): Promise<void> {
+    await this.proposer.propose([removal(POLICY_ENTITY, urn, 'dataHubPolicyKey')], { actor });
+    this.cache.clear();
+  }
+}
