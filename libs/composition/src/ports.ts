@@ -1,5 +1,5 @@
 /** The ports a catalog process runs on, whichever backends provide them. */
-import type { AspectStore, EventLog, GraphIndex, SearchIndex, TimeseriesIndex } from '@cairn/ports';
+import type { AspectStore, EventLog, GraphIndex, SearchIndex, SystemMetadataIndex, TimeseriesIndex } from '@cairn/ports';
 import type { PipelineLogs, ProposalResult } from '@cairn/pipeline';
 
 export interface CatalogPorts {
@@ -10,6 +10,8 @@ export interface CatalogPorts {
   readonly search: SearchIndex;
   readonly graph: GraphIndex;
   readonly timeseries: TimeseriesIndex;
+  /** Which run wrote each aspect's latest value, where the backend keeps it apart (the search engine). */
+  readonly systemMetadata?: SystemMetadataIndex;
   /** Named liveness probes of the backends, for /health. */
   readonly probes: Record<string, () => Promise<unknown>>;
   close(): Promise<void>;

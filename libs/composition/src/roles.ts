@@ -8,6 +8,12 @@ import type { Consumer } from '@cairn/ports';
 import { Persister, SearchProjector, TimeseriesProjector, type ProposalSettler } from '@cairn/pipeline';
 import { PERSISTER_GROUP, SEARCH_GROUP, TIMESERIES_GROUP, type CatalogPorts } from './ports';
 
+/**
+ * Index writes cost mostly per batch (a commit, a bulk request), so the indexers let a small batch
+ * wait this long for more: fewer, larger batches under load for a little index lag.
+ */
+const INDEX_LINGER_MS = 50;
+
 export function startPersister(ports: CatalogPorts, registry: Registry, settler: ProposalSettler, metrics: Metrics): Consumer {
   const persister = new Persister(registry, ports.store, ports.logs, settler);
   metrics.trackLag(PERSISTER_GROUP, () => ports.logs.proposals.lag(PERSISTER_GROUP));
@@ -20,21 +26,29 @@ export function startPersister(ports: CatalogPorts, registry: Registry, settler:
 }
 
 export function startSearchIndexer(ports: CatalogPorts, registry: Registry, metrics: Metrics): Consumer {
-  const projector = new SearchProjector(registry, ports.search, ports.graph);
+  const projector = new SearchProjector(registry, ports.search, ports.graph, ports.systemMetadata);
   metrics.trackLag(SEARCH_GROUP, () => ports.logs.versionedChangeLog.lag(SEARCH_GROUP));
-  return ports.logs.versionedChangeLog.consume(SEARCH_GROUP, async (batch) => {
-    await projector.handleBatch(batch);
-    metrics.changeLogsProjected.inc({ projector: 'search' }, batch.length);
-  });
+  return ports.logs.versionedChangeLog.consume(
+    SEARCH_GROUP,
+    async (batch) => {
+      await projector.handleBatch(batch);
+      metrics.changeLogsProjected.inc({ projector: 'search' }, batch.length);
+    },
+    { lingerMs: INDEX_LINGER_MS },
+  );
 }
 
 export function startTimeseriesIndexer(ports: CatalogPorts, registry: Registry, metrics: Metrics): Consumer {
   const projector = new TimeseriesProjector(registry, ports.timeseries);
   metrics.trackLag(TIMESERIES_GROUP, () => ports.logs.timeseriesChangeLog.lag(TIMESERIES_GROUP));
-  return ports.logs.timeseriesChangeLog.consume(TIMESERIES_GROUP, async (batch) => {
-    await projector.handleBatch(batch);
-    metrics.changeLogsProjected.inc({ projector: 'timeseries' }, batch.length);
-  });
+  return ports.logs.timeseriesChangeLog.consume(
+    TIMESERIES_GROUP,
+    async (batch) => {
+      await projector.handleBatch(batch);
+      metrics.changeLogsProjected.inc({ projector: 'timeseries' }, batch.length);
+    },
+    { lingerMs: INDEX_LINGER_MS },
+  );
 }
 
 /** How far the slowest consumer is behind: what backpressure bounds. */

@@ -15,13 +15,8 @@ import { entityDocumentId } from './document-ids';
 import type { ElasticConnection } from './elastic-connection';
 import type { EntityIndices } from './entity-indices';
 import { EntitySearch } from './entity-search';
-import { fieldUpsertBody, UPDATE_RETRIES } from './field-upsert-script';
+import { SearchBulkBatch } from './search-write-batch';
 import { scalarValues } from './words';
-
-/** undefined values are left out like absent ones; null clears. */
-function definedFields(fields: SearchFields): SearchFields {
-  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
-}
 
 export class ElasticSearchIndex implements SearchIndex {
   private readonly reader: EntitySearch;
@@ -33,19 +28,20 @@ export class ElasticSearchIndex implements SearchIndex {
     this.reader = new EntitySearch(conn, indices);
   }
 
+  batch(): SearchBulkBatch {
+    return new SearchBulkBatch(this.conn, this.indices);
+  }
+
   async upsertFields(entityType: string, urn: string, fields: SearchFields): Promise<void> {
-    const index = await this.indices.ensure(entityType);
-    await this.conn.client.update({
-      index,
-      id: entityDocumentId(urn),
-      refresh: this.conn.writeRefresh,
-      retry_on_conflict: UPDATE_RETRIES,
-      body: fieldUpsertBody(definedFields(fields)),
-    });
+    const batch = this.batch();
+    await batch.upsertFields(entityType, urn, fields);
+    await batch.flush();
   }
 
   async deleteDocument(entityType: string, urn: string): Promise<void> {
-    await this.conn.client.delete({ index: this.indices.name(entityType), id: entityDocumentId(urn), refresh: this.conn.writeRefresh }, { ignore: [404] });
+    const batch = this.batch();
+    await batch.deleteDocument(entityType, urn);
+    await batch.flush();
   }
 
   async getDocument(entityType: string, urn: string): Promise<SearchFields | undefined> {

@@ -1,62 +1,24 @@
 /** TimeseriesIndex on Elasticsearch: documents keyed by their identity, one index per (entity type, aspect). */
-import type {
-  GenericTable,
-  IndexSize,
-  IndexTask,
-  TimeseriesAggregation,
-  TimeseriesDocument,
-  TimeseriesIndex,
-  TimeseriesQuery,
+import {
+  MAX_RESULT_WINDOW,
+  type GenericTable,
+  type IndexSize,
+  type IndexTask,
+  type TimeseriesAggregation,
+  type TimeseriesDocument,
+  type TimeseriesIndex,
+  type TimeseriesQuery,
 } from '@cairn/ports';
-import { timeseriesDocumentId } from './document-ids';
 import type { ElasticConnection } from './elastic-connection';
 import { taskStatus } from './es-tasks';
 import { criterionQuery, planQuery, type Query } from './filter-query';
 import { aggregateRows, type EventRow } from './timeseries-aggregation';
+import { fromStoredTimeseries, type StoredTimeseriesDocument } from './timeseries-documents';
+import { TimeseriesBulkBatch } from './timeseries-write-batch';
 import type { TimeseriesIndices } from './timeseries-indices';
 
-/** Most documents one query returns (Elasticsearch's default max_result_window, the reference's cap too). */
-const MAX_QUERY_SIZE = 10_000;
 const SCROLL_PAGE = 1000;
 const BYTES_PER_MB = 1024 * 1024;
-
-interface StoredDocument {
-  urn: string;
-  timestampMillis: number;
-  '@timestamp': number;
-  eventGranularity?: string;
-  partitionSpec?: string;
-  messageId?: string;
-  event: Record<string, unknown>;
-  systemMetadata?: unknown;
-}
-
-function toStored(d: TimeseriesDocument): StoredDocument {
-  return {
-    urn: d.urn,
-    timestampMillis: d.timestampMillis,
-    '@timestamp': d.timestampMillis,
-    ...(d.eventGranularity !== undefined ? { eventGranularity: d.eventGranularity } : {}),
-    ...(d.partitionSpec !== undefined ? { partitionSpec: d.partitionSpec } : {}),
-    ...(d.messageId !== undefined ? { messageId: d.messageId } : {}),
-    event: JSON.parse(d.event) as Record<string, unknown>,
-    ...(d.systemMetadata !== undefined ? { systemMetadata: JSON.parse(d.systemMetadata) } : {}),
-  };
-}
-
-function fromStored(entityType: string, aspect: string, s: StoredDocument): TimeseriesDocument {
-  return {
-    entityType,
-    aspect,
-    urn: s.urn,
-    timestampMillis: s.timestampMillis,
-    ...(s.eventGranularity !== undefined ? { eventGranularity: s.eventGranularity } : {}),
-    ...(s.partitionSpec !== undefined ? { partitionSpec: s.partitionSpec } : {}),
-    ...(s.messageId !== undefined ? { messageId: s.messageId } : {}),
-    event: JSON.stringify(s.event),
-    ...(s.systemMetadata !== undefined ? { systemMetadata: JSON.stringify(s.systemMetadata) } : {}),
-  };
-}
 
 function timeRange(range: { gte?: number; lte?: number; lt?: number }): Query[] {
   const bounds = Object.fromEntries(Object.entries(range).filter(([, v]) => v !== undefined));
@@ -73,9 +35,14 @@ export class ElasticTimeseriesIndex implements TimeseriesIndex {
     private readonly indices: TimeseriesIndices,
   ) {}
 
+  batch(): TimeseriesBulkBatch {
+    return new TimeseriesBulkBatch(this.conn, this.indices);
+  }
+
   async upsert(d: TimeseriesDocument): Promise<void> {
-    const index = await this.indices.ensure(d.entityType, d.aspect);
-    await this.conn.client.index({ index, id: timeseriesDocumentId(d), refresh: this.conn.writeRefresh, body: toStored(d) });
+    const batch = this.batch();
+    await batch.upsert(d);
+    await batch.flush();
   }
 
   /** The filter clauses of a query: urn, time range, and the filter over indexed fields (others never match). */
@@ -92,16 +59,16 @@ export class ElasticTimeseriesIndex implements TimeseriesIndex {
     const { body } = await this.conn.client.search({
       index: this.indices.name(q.entityType, q.aspect),
       ignore_unavailable: true,
-      body: { query: { bool: { filter: this.clauses(q) } }, sort: [{ timestampMillis: 'desc' }], size: Math.min(q.limit, MAX_QUERY_SIZE), track_total_hits: false },
+      body: { query: { bool: { filter: this.clauses(q) } }, sort: [{ timestampMillis: 'desc' }], size: Math.min(q.limit, MAX_RESULT_WINDOW), track_total_hits: false },
     });
-    return body.hits.hits.map((h: { _source: StoredDocument }) => fromStored(q.entityType, q.aspect, h._source));
+    return body.hits.hits.map((h: { _source: StoredTimeseriesDocument }) => fromStoredTimeseries(q.entityType, q.aspect, h._source));
   }
 
   /** Every selected document is read (scrolling), then grouped here with the port's exact semantics. */
   async aggregate(request: TimeseriesAggregation): Promise<GenericTable> {
     const rows: EventRow[] = [];
     try {
-      const documents = this.conn.client.helpers.scrollDocuments<StoredDocument>({
+      const documents = this.conn.client.helpers.scrollDocuments<StoredTimeseriesDocument>({
         index: this.indices.name(request.entityType, request.aspect),
         size: SCROLL_PAGE,
         _source: ['timestampMillis', 'event'],

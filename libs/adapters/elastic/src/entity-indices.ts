@@ -12,13 +12,20 @@ const NO_FIELDS: ReadonlyMap<string, SearchFieldType> = new Map();
 
 export class EntityIndices {
   private readonly byIndex = new Map<string, string>();
+  private readonly types = new Map<string, ReadonlyMap<string, SearchFieldType>>();
 
-  /** `mappings`: the index fields of each entity type, by canonical entity name. */
+  /**
+   * `mappings`: the index fields of each entity type, by canonical entity name. Only their types
+   * shape the indices: every word is prefix-searchable, autocomplete fields or not.
+   */
   constructor(
     private readonly conn: ElasticConnection,
     readonly mappings: SearchMappings,
   ) {
-    for (const entityType of mappings.keys()) this.byIndex.set(conn.names.entity(entityType), entityType);
+    for (const [entityType, fields] of mappings) {
+      this.byIndex.set(conn.names.entity(entityType), entityType);
+      this.types.set(entityType, new Map([...fields].map(([name, mapping]) => [name, mapping.type])));
+    }
   }
 
   name(entityType: string): string {
@@ -33,7 +40,7 @@ export class EntityIndices {
 
   /** The fields of an entity type and their types (none for a type the model does not know). */
   fields(entityType: string): ReadonlyMap<string, SearchFieldType> {
-    return this.mappings.get(entityType) ?? NO_FIELDS;
+    return this.types.get(entityType) ?? NO_FIELDS;
   }
 
   definition(entityType: string): IndexDefinition {
@@ -48,7 +55,7 @@ export class EntityIndices {
   }
 
   async ensureAll(): Promise<void> {
-    await Promise.all([...this.mappings.keys()].map((entityType) => this.ensure(entityType)));
+    await Promise.all([...this.types.keys()].map((entityType) => this.ensure(entityType)));
   }
 
   /** Every entity index of this deployment in the cluster, including those of unknown types. */

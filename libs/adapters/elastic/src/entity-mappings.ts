@@ -8,6 +8,7 @@
  *   path   ancestors, aggregatable (browse)      BROWSE_PATH
  */
 import type { SearchFieldType } from '@cairn/core';
+import type { ValueKind } from './filter-query';
 import { KEYWORD_IGNORE_ABOVE } from './index-settings';
 
 export type Subfield = 'lower' | 'words' | 'urn' | 'path';
@@ -20,12 +21,18 @@ const SUBFIELD_MAPPINGS: Record<Subfield, Record<string, unknown>> = {
   path: { type: 'text', analyzer: 'browse_path', search_analyzer: 'whole_value', fielddata: true },
 };
 
-export const SCALAR_MAPPINGS: Partial<Record<SearchFieldType, Record<string, unknown>>> = {
+const SCALAR_MAPPINGS: Partial<Record<SearchFieldType, Record<string, unknown>>> = {
   BOOLEAN: { type: 'boolean' },
   COUNT: { type: 'long' },
   DOUBLE: { type: 'double' },
   DATETIME: { type: 'date', format: 'epoch_millis||strict_date_optional_time' },
 };
+
+/** How values of a field type compare: booleans, numbers (dates too, as epoch millis) or text. */
+export function valueKindOf(type: SearchFieldType): ValueKind {
+  if (type === 'BOOLEAN') return 'boolean';
+  return SCALAR_MAPPINGS[type] ? 'number' : 'string';
+}
 
 /** String types not searched word by word. */
 const NOT_WORDS: ReadonlySet<SearchFieldType> = new Set(['BROWSE_PATH', 'BROWSE_PATH_V2', 'OBJECT']);
@@ -45,12 +52,16 @@ function stringMapping(subfields: Iterable<Subfield>): Record<string, unknown> {
   return { type: 'keyword', ignore_above: KEYWORD_IGNORE_ABOVE, fields };
 }
 
+export function fieldMapping(type: SearchFieldType): Record<string, unknown> {
+  return SCALAR_MAPPINGS[type] ?? stringMapping(subfieldsOf(type));
+}
+
 /** `fields`: index field name → annotated type, for one entity type. */
 export function entityMappings(fields: ReadonlyMap<string, SearchFieldType>): Record<string, unknown> {
   const sorted = [...fields].sort(([a], [b]) => (a < b ? -1 : 1));
   return {
     // Fields no annotation declares (written by other features) are filterable and searched as words.
     dynamic_templates: [{ strings: { match_mapping_type: 'string', mapping: stringMapping(['lower', 'words']) } }],
-    properties: Object.fromEntries(sorted.map(([name, type]) => [name, SCALAR_MAPPINGS[type] ?? stringMapping(subfieldsOf(type))])),
+    properties: Object.fromEntries(sorted.map(([name, type]) => [name, fieldMapping(type)])),
   };
 }

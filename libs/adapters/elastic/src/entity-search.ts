@@ -17,6 +17,7 @@ import {
 } from '@cairn/ports';
 import type { ElasticConnection } from './elastic-connection';
 import type { EntityIndices } from './entity-indices';
+import { fieldMapping } from './entity-mappings';
 import { MATCH_ALL, type Query } from './filter-query';
 import { SelectionQueries } from './selection-query';
 import { TermQueries } from './term-queries';
@@ -87,12 +88,15 @@ export class EntitySearch {
     return { hits: res.hits.hits, total: res.hits.total?.value ?? 0, aggregations: res.aggregations ?? {} };
   }
 
-  private sortOf(sort: SortSpec | undefined): unknown[] {
+  private sortOf(sort: SortSpec | undefined, entityTypes: readonly string[]): unknown[] {
     if (!sort) return [{ _score: 'desc' }, { urn: 'asc' }];
     const order = sort.order === 'DESCENDING' ? 'desc' : 'asc';
-    const field = sort.field === ENTITY_TYPE_FIELD ? '_index' : sort.field;
+    if (sort.field === ENTITY_TYPE_FIELD) return [{ _index: order }, { urn: 'asc' }];
+    // Indices without the field sort it as the others have it, so their sort values merge.
+    const [type] = this.selection.typesOf(entityTypes, sort.field);
+    const unmappedType = type ? (fieldMapping(type).type as string) : 'keyword';
     // Several values: the smallest ascending, the largest descending; documents without one last.
-    return [{ [field]: { order, mode: order === 'asc' ? 'min' : 'max', missing: '_last', unmapped_type: 'keyword' } }, { urn: 'asc' }];
+    return [{ [sort.field]: { order, mode: order === 'asc' ? 'min' : 'max', missing: '_last', unmapped_type: unmappedType } }, { urn: 'asc' }];
   }
 
   private scored(query: SearchQuery): Query {
@@ -122,7 +126,7 @@ export class EntitySearch {
     const termFields = [...new Set(query.terms.flatMap((t) => t.fields.map((f) => f.field)))];
     return {
       query: this.scored(query),
-      sort: this.sortOf(query.sort),
+      sort: this.sortOf(query.sort, query.entityTypes),
       track_scores: true,
       track_total_hits: true,
       size,
@@ -180,7 +184,7 @@ export class EntitySearch {
         query.fields.map((f) => f.field),
         query.entityTypes,
       ),
-      sort: this.sortOf(undefined),
+      sort: this.sortOf(undefined, query.entityTypes),
       size: AUTOCOMPLETE_PAGE,
       track_total_hits: false,
       _source: ['urn', ...query.fields.map((f) => f.field)],

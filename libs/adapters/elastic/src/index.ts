@@ -6,4 +6,4 @@ export { ElasticSearchIndex } from './elastic-search-index';
 export { EntityIndices } from './entity-indices';
 export { ElasticGraphIndex } from './elastic-graph-index';
 export { ElasticTimeseriesIndex } from './elastic-timeseries-index';
-export { physicalIndexName, type IndexDefinition } from './versioned-index';
+export { ElasticSystemMetadataIndex } from './elastic-system-metadata-index';

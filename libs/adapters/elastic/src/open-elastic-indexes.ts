@@ -2,17 +2,18 @@
 import type { Registry } from '@cairn/core';
 import { searchSchemaOf } from '@cairn/search';
 import type { ElasticConnection } from './elastic-connection';
-import { ElasticGraphIndex } from './elastic-graph-index';
+import { ElasticGraphIndex, graphIndexDefinition } from './elastic-graph-index';
 import { ElasticSearchIndex } from './elastic-search-index';
+import { ElasticSystemMetadataIndex, systemMetadataIndexDefinition } from './elastic-system-metadata-index';
 import { ElasticTimeseriesIndex } from './elastic-timeseries-index';
 import { EntityIndices } from './entity-indices';
-import { graphIndexDefinition } from './graph-index-definition';
 import { TimeseriesIndices } from './timeseries-indices';
 
 export interface ElasticIndexes {
   readonly search: ElasticSearchIndex;
   readonly graph: ElasticGraphIndex;
   readonly timeseries: ElasticTimeseriesIndex;
+  readonly systemMetadata: ElasticSystemMetadataIndex;
 }
 
 export async function openElasticIndexes(conn: ElasticConnection, registry: Registry): Promise<ElasticIndexes> {
@@ -21,10 +22,16 @@ export async function openElasticIndexes(conn: ElasticConnection, registry: Regi
   const timeseries = new TimeseriesIndices(conn, timeseriesAspects, (aspect) => registry.aspect(aspect)?.timeseriesFields ?? []);
   // One request first: the client checks it talks to Elasticsearch before the parallel ones go out.
   await conn.client.ping();
-  await Promise.all([entities.ensureAll(), timeseries.ensureAll(), conn.ensureIndex(graphIndexDefinition(conn))]);
+  await Promise.all([
+    entities.ensureAll(),
+    timeseries.ensureAll(),
+    conn.ensureIndex(graphIndexDefinition(conn)),
+    conn.ensureIndex(systemMetadataIndexDefinition(conn)),
+  ]);
   return {
     search: new ElasticSearchIndex(conn, entities),
     graph: new ElasticGraphIndex(conn),
     timeseries: new ElasticTimeseriesIndex(conn, timeseries),
+    systemMetadata: new ElasticSystemMetadataIndex(conn),
   };
 }

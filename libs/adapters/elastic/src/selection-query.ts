@@ -5,11 +5,10 @@
 import type { SearchFieldType } from '@cairn/core';
 import { ENTITY_TYPE_FIELD, type DocumentSelection, type FilterCriterion } from '@cairn/ports';
 import type { EntityIndices } from './entity-indices';
+import { valueKindOf } from './entity-mappings';
 import { criterionQuery, invert, isInverted, MATCH_NONE, planQuery, type Query, type ValueKind } from './filter-query';
 
 const REMOVED_FIELD = 'removed';
-
-const KIND_OF: Partial<Record<SearchFieldType, ValueKind>> = { BOOLEAN: 'boolean', COUNT: 'number', DOUBLE: 'number', DATETIME: 'number' };
 
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -63,7 +62,7 @@ export class SelectionQueries {
   }
 
   private kindOf(entityTypes: readonly string[], field: string): ValueKind | undefined {
-    const kinds = new Set([...this.typesOf(entityTypes, field)].map((t) => KIND_OF[t] ?? 'string'));
+    const kinds = new Set([...this.typesOf(entityTypes, field)].map(valueKindOf));
     if (kinds.size === 0) return undefined;
     // A field typed differently across entity types is compared as text.
     return kinds.size === 1 ? [...kinds][0] : 'string';

@@ -4,9 +4,8 @@
  * named after its field so hits tell which fields matched); terms add up; a whole-value match
  * of the typed text multiplies by 10, a whole-value prefix match by 1.6.
  */
-import type { SearchFieldType } from '@cairn/core';
 import type { FieldBoost, SearchTerm } from '@cairn/ports';
-import { subfieldsOf } from './entity-mappings';
+import { subfieldsOf, valueKindOf } from './entity-mappings';
 import { MATCH_NONE, type Query } from './filter-query';
 import type { SelectionQueries } from './selection-query';
 
@@ -21,15 +20,13 @@ interface FieldShape {
   readonly scalar?: 'boolean' | 'number';
 }
 
-const SCALAR_KIND: Partial<Record<SearchFieldType, 'boolean' | 'number'>> = { BOOLEAN: 'boolean', COUNT: 'number', DOUBLE: 'number', DATETIME: 'number' };
-
 export class TermQueries {
   constructor(private readonly selection: SelectionQueries) {}
 
   private shape(entityTypes: readonly string[], field: string): FieldShape {
     const types = [...this.selection.typesOf(entityTypes, field)];
     const subfields = new Set(types.flatMap((t) => [...subfieldsOf(t)]));
-    const scalar = types.map((t) => SCALAR_KIND[t]).find((k) => k !== undefined);
+    const scalar = types.map(valueKindOf).find((k): k is 'boolean' | 'number' => k !== 'string');
     return { words: subfields.has('words'), lower: subfields.has('lower'), urn: subfields.has('urn'), ...(scalar ? { scalar } : {}) };
   }
 

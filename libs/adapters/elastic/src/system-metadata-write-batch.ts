@@ -1,0 +1,59 @@
+/** Runs recorded and forgotten per (urn, aspect), sent on flush; forgetting a whole URN is a delete by query. */
+import type { AspectRun, SystemMetadataWriteBatch } from '@cairn/ports';
+import { sendBulk, type BulkOperation } from './bulk';
+import { systemMetadataDocumentId } from './document-ids';
+import type { ElasticConnection } from './elastic-connection';
+
+/** The reference's document shape. */
+export interface StoredAspectRun {
+  urn: string;
+  aspect: string;
+  runId: string;
+  lastUpdated: number;
+  registryName?: string;
+  registryVersion?: string;
+}
+
+export function toStoredRun(run: AspectRun): StoredAspectRun {
+  return {
+    urn: run.urn,
+    aspect: run.aspect,
+    runId: run.runId,
+    lastUpdated: run.lastObserved,
+    ...(run.registryName !== undefined ? { registryName: run.registryName } : {}),
+    ...(run.registryVersion !== undefined ? { registryVersion: run.registryVersion } : {}),
+  };
+}
+
+export class SystemMetadataBulkBatch implements SystemMetadataWriteBatch {
+  private readonly writes: Array<BulkOperation | { forgetUrn: string }> = [];
+
+  constructor(
+    private readonly conn: ElasticConnection,
+    private readonly index: string,
+  ) {}
+
+  async record(run: AspectRun): Promise<void> {
+    this.writes.push({ action: { index: { _index: this.index, _id: systemMetadataDocumentId(run.urn, run.aspect) } }, body: { ...toStoredRun(run) } });
+  }
+
+  async forget(urn: string, aspect?: string): Promise<void> {
+    this.writes.push(aspect === undefined ? { forgetUrn: urn } : { action: { delete: { _index: this.index, _id: systemMetadataDocumentId(urn, aspect) } } });
+  }
+
+  async flush(): Promise<void> {
+    let pending: BulkOperation[] = [];
+    for (const w of this.writes.splice(0)) {
+      if ('action' in w) {
+        pending.push(w);
+        continue;
+      }
+      await sendBulk(this.conn.client, pending, this.conn.writeRefresh);
+      pending = [];
+      // Delete by query only sees refreshed documents; entity deletion is rare enough to refresh for.
+      await this.conn.refresh([this.index]);
+      await this.conn.client.deleteByQuery({ index: this.index, conflicts: 'proceed', refresh: this.conn.deleteByQueryRefresh, body: { query: { term: { urn: w.forgetUrn } } } });
+    }
+    await sendBulk(this.conn.client, pending, this.conn.writeRefresh);
+  }
+}
