@@ -9,6 +9,8 @@ export class DocCatalog {
   private readonly types: (string | undefined)[] = [];
   private readonly removed = new Set<number>();
   private readonly byType = new Map<string, Set<number>>();
+  /** Bumped by every change, so results computed from the catalog can be reused until the next one. */
+  generation = 0;
 
   constructor(db: EmbeddedDb) {
     const rows = db.prepare('SELECT doc_id, entity_type, urn, removed FROM search_docs').raw().iterate() as Iterable<[number, string, string, number]>;
@@ -16,6 +18,7 @@ export class DocCatalog {
   }
 
   put(docId: number, entityType: string, urn: string, removed: boolean): void {
+    this.generation++;
     this.urns[docId] = urn;
     this.types[docId] = entityType;
     if (removed) this.removed.add(docId);
@@ -26,6 +29,7 @@ export class DocCatalog {
   }
 
   delete(docId: number): void {
+    this.generation++;
     const type = this.types[docId];
     if (type !== undefined) this.byType.get(type)?.delete(docId);
     this.urns[docId] = undefined;
@@ -34,6 +38,7 @@ export class DocCatalog {
   }
 
   clear(): void {
+    this.generation++;
     this.urns.length = 0;
     this.types.length = 0;
     this.removed.clear();

@@ -44,6 +44,13 @@ class FieldValues {
     if (s > 0) return [s - 1];
     return this.multi.get(docId) ?? [];
   }
+
+  /** Adds the document's value counts into `counts` (by value id), without allocating. */
+  count(docId: number, counts: Int32Array): void {
+    const s = docId < this.single.length ? this.single[docId] : 0;
+    if (s > 0) counts[s - 1]++;
+    else if (this.multi.size) for (const id of this.multi.get(docId) ?? []) counts[id]++;
+  }
 }
 
 export class DocValues {
@@ -78,14 +85,13 @@ export class DocValues {
   }
 
   /** Value counts over the documents, most frequent first, then by value. */
-  counts(fieldIds: readonly number[], docs: Iterable<number>, size: number): { value: string; count: number }[] {
+  counts(fieldIds: readonly number[], docs: readonly number[], size: number): { value: string; count: number }[] {
     const fields = fieldIds.map((id) => this.field(id));
     const perField = fields.map((f) => new Int32Array(f.dict.length));
-    for (const docId of docs) {
-      fields.forEach((f, i) => {
-        for (const id of f.ids(docId)) perField[i][id]++;
-      });
-    }
+    fields.forEach((f, i) => {
+      const counts = perField[i];
+      for (const docId of docs) f.count(docId, counts);
+    });
     const totals = new Map<string, number>();
     fields.forEach((f, i) => perField[i].forEach((n, id) => n && totals.set(f.dict[id], (totals.get(f.dict[id]) ?? 0) + n)));
     return [...totals]

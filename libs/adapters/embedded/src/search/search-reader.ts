@@ -42,6 +42,8 @@ interface Candidate {
 type Ranked = Candidate & Position;
 
 const MATCH_ALL_SCORE = 1;
+/** Totals and facets of termless queries kept until the next write (at most this many queries). */
+const SELECTION_CACHE_SIZE = 100;
 /** Autocomplete ranks at most this many candidates of each kind. */
 const AUTOCOMPLETE_CANDIDATES = 2000;
 
@@ -81,6 +83,7 @@ function decodeScrollId(scrollId: string): Position {
 export class SearchReader {
   private readonly matcher: TermMatcher;
   private readonly docById;
+  private readonly selectionCache = new Map<string, { generation: number; total: number; facets: FacetResult[] }>();
 
   constructor(
     private readonly db: EmbeddedDb,
@@ -92,14 +95,17 @@ export class SearchReader {
     this.docById = db.prepare('SELECT doc FROM search_docs WHERE doc_id = ?').pluck();
   }
 
-  /** Whether a document is selected: its entity type, the removed flag, then the filter (in SQL). */
+  /** Documents passing the selection's filter (in SQL); undefined when it has none. */
+  private passingFilter(sel: DocumentSelection): Set<number> | undefined {
+    if (!sel.filter.length) return undefined;
+    const { sql, params } = selectionSql(sel, (names) => this.fieldRegistry.ids(sel.entityTypes, names));
+    return new Set(this.db.prepare(`SELECT d.doc_id FROM search_docs d WHERE ${sql}`).pluck().all(...params) as number[]);
+  }
+
+  /** Whether a document is selected: its entity type, the removed flag, then the filter. */
   private selector(sel: DocumentSelection): (docId: number) => boolean {
     const types = new Set(sel.entityTypes);
-    let passing: Set<number> | undefined;
-    if (sel.filter.length) {
-      const { sql, params } = selectionSql(sel, (names) => this.fieldRegistry.ids(sel.entityTypes, names));
-      passing = new Set(this.db.prepare(`SELECT d.doc_id FROM search_docs d WHERE ${sql}`).pluck().all(...params) as number[]);
-    }
+    const passing = this.passingFilter(sel);
     return (docId) => {
       const type = this.catalog.entityType(docId);
       if (type === undefined || !types.has(type)) return false;
@@ -110,15 +116,16 @@ export class SearchReader {
 
   /** Every selected document matching the terms, unordered. */
   private candidates(query: SearchQuery): Candidate[] {
-    const selected = this.selector(query);
-    const factors = query.rankText ? this.matcher.rankFactors(query.rankText, query.entityTypes, query.rankFields) : undefined;
     const out: Candidate[] = [];
     if (query.terms.length === 0) {
+      const passing = this.passingFilter(query);
       for (const docId of this.catalog.docsOf(query.entityTypes)) {
-        if (selected(docId)) out.push({ docId, score: MATCH_ALL_SCORE });
+        if ((query.includeRemoved || !this.catalog.isRemoved(docId)) && (passing === undefined || passing.has(docId))) out.push({ docId, score: MATCH_ALL_SCORE });
       }
       return out;
     }
+    const selected = this.selector(query);
+    const factors = query.rankText ? this.matcher.rankFactors(query.rankText, query.entityTypes, query.rankFields) : undefined;
     for (const [docId, score] of this.matcher.match(query.terms, query.entityTypes)) {
       if (selected(docId)) out.push({ docId, score: score * (factors?.get(docId) ?? 1) });
     }
@@ -148,7 +155,6 @@ export class SearchReader {
    * are sorted by URN.
    */
   private page(query: SearchQuery, candidates: Candidate[], from: number, size: number, after?: Position): Ranked[] {
-    if (query.terms.length === 0 && !query.sort) return this.urnOrderedPage(query, from, size, after);
     const compare = comparator(query.sort);
     const isAfter = (r: Ranked) => !after || compare(r, after) > 0;
     if (query.sort) {
@@ -196,19 +202,20 @@ export class SearchReader {
   }
 
   private facets(query: SearchQuery, candidates: Candidate[]): FacetResult[] {
+    const docIds = candidates.map((c) => c.docId);
     return query.facets.map((f) => {
       let values: { value: string; count: number }[];
       if (f.field === ENTITY_TYPE_FIELD) {
         const counts = new Map<string, number>();
-        for (const c of candidates) {
-          const t = this.catalog.entityType(c.docId) ?? '';
+        for (const docId of docIds) {
+          const t = this.catalog.entityType(docId) ?? '';
           counts.set(t, (counts.get(t) ?? 0) + 1);
         }
         values = [...counts].map(([value, count]) => ({ value, count })).sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : 1));
         values = values.slice(0, f.size);
       } else {
         const ids = this.fieldRegistry.ids(query.entityTypes, [f.field]);
-        values = ids.length ? this.docValues.counts(ids, candidates.map((c) => c.docId), f.size) : [];
+        values = ids.length ? this.docValues.counts(ids, docIds, f.size) : [];
       }
       return { field: f.field, ...(f.displayName ? { displayName: f.displayName } : {}), values };
     });
@@ -236,22 +243,46 @@ export class SearchReader {
     return page.map((r) => ({ urn: r.urn, entityType: this.catalog.entityType(r.docId) ?? '', score: r.score, matchedFields: this.matchedFields(r, query) }));
   }
 
+  /**
+   * Total and facets of a query: a termless, unsorted query (a listing, with facets over whole
+   * entity types) is answered from the cache while nothing was written since.
+   */
+  private summary(query: SearchQuery, candidates: () => Candidate[]): { total: number; facets: FacetResult[] } {
+    if (query.terms.length > 0 || query.sort) {
+      const all = candidates();
+      return { total: all.length, facets: this.facets(query, all) };
+    }
+    const key = JSON.stringify([query.entityTypes, query.filter, query.includeRemoved, query.facets]);
+    const cached = this.selectionCache.get(key);
+    if (cached && cached.generation === this.catalog.generation) return cached;
+    const all = candidates();
+    const fresh = { generation: this.catalog.generation, total: all.length, facets: this.facets(query, all) };
+    this.selectionCache.delete(key);
+    this.selectionCache.set(key, fresh);
+    if (this.selectionCache.size > SELECTION_CACHE_SIZE) this.selectionCache.delete(this.selectionCache.keys().next().value as string);
+    return fresh;
+  }
+
   search(query: SearchQuery, from: number, size: number): SearchResult {
-    const candidates = this.candidates(query);
-    const page = this.page(query, candidates, from, size).slice(0, size);
-    return { total: candidates.length, hits: this.hits(page, query), facets: this.facets(query, candidates) };
+    let all: Candidate[] | undefined;
+    const candidates = () => (all ??= this.candidates(query));
+    const { total, facets } = this.summary(query, candidates);
+    const page = (query.terms.length === 0 && !query.sort ? this.urnOrderedPage(query, from, size) : this.page(query, candidates(), from, size)).slice(0, size);
+    return { total, hits: this.hits(page, query), facets };
   }
 
   scroll(query: SearchQuery, scrollId: string | undefined, size: number): ScrollResult {
     const after = scrollId === undefined ? undefined : decodeScrollId(scrollId);
-    const candidates = this.candidates(query);
-    const page = this.page(query, candidates, 0, size, after);
+    let all: Candidate[] | undefined;
+    const candidates = () => (all ??= this.candidates(query));
+    const { total, facets } = this.summary(query, candidates);
+    const page = query.terms.length === 0 && !query.sort ? this.urnOrderedPage(query, 0, size, after) : this.page(query, candidates(), 0, size, after);
     const hits = page.slice(0, size);
     const last = hits[hits.length - 1];
     return {
-      total: candidates.length,
+      total,
       hits: this.hits(hits, query),
-      facets: this.facets(query, candidates),
+      facets,
       ...(page.length > size && last ? { nextScrollId: encodeScrollId(last) } : {}),
     };
   }
