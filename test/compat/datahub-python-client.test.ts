@@ -1,14 +1,17 @@
 /**
  * The reference's own Python client (acryl-datahub 0.10.4.x) against this service, unchanged:
  * REST emitter and graph client, `datahub ingest` with a file source and the REST sink,
- * `datahub get` and `datahub delete`. Install it with test/compat/install-python-client.sh.
+ * `datahub get` and `datahub delete`; with authentication on, a personal access token given as
+ * the client's configuration gives it (DATAHUB_GMS_TOKEN, the recipe's `token`). Install it
+ * with test/compat/install-python-client.sh.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SAMPLES_DIR } from '../support/samples';
-import { call, enc, startTarget, unique, type Target } from '../support/target';
+import { AUTH_ENV, bearer, clientToken, createToken, createUser, SYSTEM } from '../support/auth';
+import { call, enc, startEmbeddedTarget, startTarget, unique, type Target } from '../support/target';
 
 const VENV = process.env.CAIRN_PY_VENV ?? join(process.env.CAIRN_CACHE ?? join(homedir(), '.cache/cairn'), 'py/venv');
 const installed = existsSync(join(VENV, 'bin/datahub'));
@@ -18,19 +21,31 @@ if (!installed && process.env.CAIRN_REQUIRE_PYTHON_CLIENT === 'true') {
 const withClient = installed ? describe : describe.skip;
 
 let t: Target;
+let token: string | undefined;
 let home: string;
 beforeAll(async () => {
   t = await startTarget();
+  token = await clientToken(t);
   home = mkdtempSync(join(tmpdir(), 'cairn-py-home-'));
 });
 afterAll(() => t?.close());
 
-function run(cmd: string, args: string[]): Promise<{ code: number; out: string }> {
+function runAgainst(target: Target, gmsToken: string | undefined, cmd: string, args: string[]): Promise<{ code: number; out: string }> {
+  const env = { ...process.env, HOME: home, DATAHUB_GMS_URL: target.baseUrl, DATAHUB_TELEMETRY_ENABLED: 'false', DATAHUB_GMS_TOKEN: gmsToken ?? '' };
   return new Promise((resolve) => {
-    execFile(join(VENV, 'bin', cmd), args, { env: { ...process.env, HOME: home, DATAHUB_GMS_URL: t.baseUrl, DATAHUB_TELEMETRY_ENABLED: 'false' }, timeout: 120_000 }, (err, stdout, stderr) =>
+    execFile(join(VENV, 'bin', cmd), args, { env, timeout: 120_000 }, (err, stdout, stderr) =>
       resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, out: `${stdout}${stderr}` }),
     );
   });
+}
+
+const run = (cmd: string, args: string[]) => runAgainst(t, token, cmd, args);
+
+function recipe(target: Target, sinkToken: string | undefined, sample = 'bootstrap_mce.json'): string {
+  const file = join(home, `recipe-${unique('r')}.yml`);
+  const tokenLine = sinkToken ? `\n    token: ${sinkToken}` : '';
+  writeFileSync(file, `source:\n  type: file\n  config:\n    path: ${join(SAMPLES_DIR, sample)}\nsink:\n  type: datahub-rest\n  config:\n    server: ${target.baseUrl}${tokenLine}\n`);
+  return file;
 }
 
 withClient('the reference Python client', () => {
@@ -43,9 +58,7 @@ withClient('the reference Python client', () => {
   }, 120_000);
 
   it('ingests a sample file with `datahub ingest` (file source, REST sink) without failures', async () => {
-    const recipe = join(home, 'recipe.yml');
-    writeFileSync(recipe, `source:\n  type: file\n  config:\n    path: ${join(SAMPLES_DIR, 'bootstrap_mce.json')}\nsink:\n  type: datahub-rest\n  config:\n    server: ${t.baseUrl}\n`);
-    const r = await run('datahub', ['ingest', '-c', recipe]);
+    const r = await run('datahub', ['ingest', '-c', recipe(t, token)]);
     expect(r.out).toMatch(/Pipeline finished successfully/);
     expect(r.out).toMatch(/'total_records_written': 101/);
     expect(r.code).toBe(0);
@@ -68,4 +81,44 @@ withClient('the reference Python client', () => {
     expect(hard.out).toMatch(/Hard deleted 1 entities/);
     expect((await call(t, 'POST', '/entities?action=exists', { urn })).body).toEqual({ value: false });
   }, 120_000);
+});
+
+withClient('the reference Python client against a catalog with authentication on', () => {
+  let secured: Target;
+  beforeAll(async () => {
+    secured = await startEmbeddedTarget(AUTH_ENV);
+  });
+  afterAll(() => secured?.close());
+
+  it('works with a personal access token from its configuration, and is refused without one or once it is revoked', async () => {
+    const editor = await createUser(secured, unique('py_editor'), 'editor-password', 'Editor');
+    const { token: editorToken, id } = await createToken(secured, editor, SYSTEM);
+    const ok = await runAgainst(secured, editorToken, 'python', [join(__dirname, 'sdk_round_trip.py'), secured.baseUrl, unique('sdk')]);
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.out.trim().split('\n').pop() as string)).toMatchObject({ description: 'from python', exists: true });
+
+    const anonymous = await runAgainst(secured, undefined, 'python', [join(__dirname, 'sdk_round_trip.py'), secured.baseUrl, unique('sdk')]);
+    expect(anonymous.code).not.toBe(0);
+    expect(anonymous.out).toMatch(/401/);
+
+    const revoked = await call(secured, 'POST', '/api/graphql', { query: 'mutation($id: String!) { revokeAccessToken(tokenId: $id) }', variables: { id } }, bearer(editorToken));
+    expect(revoked.body.data.revokeAccessToken).toBe(true);
+    const after = await runAgainst(secured, editorToken, 'datahub', ['get', '--urn', editor, '-a', 'corpUserInfo']);
+    expect(after.code).not.toBe(0);
+    expect(after.out).toMatch(/401|Unauthorized|revoked/i);
+  }, 180_000);
+
+  it('ingests with `datahub ingest` when the recipe carries a token, and writes nothing without one', async () => {
+    const admin = await createUser(secured, unique('py_admin'), 'admin-password', 'Admin');
+    const { token: adminToken } = await createToken(secured, admin, SYSTEM);
+    // The reference's own fixture for its token tests: one user.
+    const refused = await runAgainst(secured, undefined, 'datahub', ['ingest', '-c', recipe(secured, undefined, 'smoke_tokens_revokable_test_data.json')]);
+    expect(refused.out).toMatch(/status.: 401/);
+    expect((await call(secured, 'POST', '/entities?action=exists', { urn: 'urn:li:corpuser:user' }, SYSTEM)).body).toEqual({ value: false });
+    const hive = `/entitiesV2/${enc('urn:li:dataset:(urn:li:dataPlatform:hive,SampleHiveDataset,PROD)')}?aspects=List(schemaMetadata)`;
+    const r = await runAgainst(secured, undefined, 'datahub', ['ingest', '-c', recipe(secured, adminToken)]);
+    expect(r.out).toMatch(/'total_records_written': 101/);
+    expect(r.code).toBe(0);
+    expect((await call(secured, 'GET', hive, undefined, SYSTEM)).body.aspects.schemaMetadata.value.fields.length).toBeGreaterThan(0);
+  }, 180_000);
 });

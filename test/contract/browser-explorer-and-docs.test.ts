@@ -13,7 +13,7 @@ describeInBrowser('in a headless browser', () => {
   let b: RunningBrowser;
   beforeAll(async () => {
     t = await startTarget();
-    b = await launchBrowser();
+    b = await launchBrowser(t.authHeaders);
   }, 60_000);
   afterAll(async () => {
     await b?.close();

@@ -5,17 +5,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../support/process';
 import { SAMPLES_DIR } from '../support/samples';
+import { clientToken } from '../support/auth';
 import { call, enc, startTarget, unique, type Target } from '../support/target';
 
 let t: Target;
+let token: string | undefined;
 beforeAll(async () => {
   t = await startTarget();
+  token = await clientToken(t);
 });
 afterAll(() => t.close());
 
 function ingest(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'services/cli/src/ingest.ts', '--server', t.baseUrl, ...args], { cwd: REPO_ROOT }, (err, stdout, stderr) =>
+    execFile(process.execPath, ['--import', 'tsx', 'services/cli/src/ingest.ts', '--server', t.baseUrl, ...(token ? ['--token', token] : []), ...args], { cwd: REPO_ROOT }, (err, stdout, stderr) =>
       resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });

@@ -185,7 +185,7 @@ describe('time-series aspects', () => {
 describe('metrics', () => {
   it('exposes Prometheus metrics with request latencies and consumer lag', async () => {
     await call(t, 'GET', '/config');
-    const res = await fetch(`${t.baseUrl}/metrics`);
+    const res = await fetch(`${t.baseUrl}/metrics`, { headers: t.authHeaders });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/text\/plain/);
     const text = await res.text();

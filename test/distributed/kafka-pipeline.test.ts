@@ -25,6 +25,8 @@ const ENV = {
   ELASTICSEARCH_INDEX_PREFIX: RUN,
   MONGODB_DATABASE: RUN,
   LOG_LEVEL: 'warn',
+  // This suite is about the pipeline; gms's authentication (on by default) has its own tests.
+  METADATA_SERVICE_AUTH_ENABLED: 'false',
 };
 const TOPIC = `${RUN}_MetadataChangeProposal_v1`;
 const OWNER = 'urn:li:corpuser:kafka_owner';

@@ -21,12 +21,14 @@ export interface RunningBrowser {
   close(): Promise<void>;
 }
 
-export async function launchBrowser(): Promise<RunningBrowser> {
+/** `headers` go with every request the pages make (the credentials a deployment with authentication needs). */
+export async function launchBrowser(headers: Readonly<Record<string, string>> = {}): Promise<RunningBrowser> {
   const profile = mkdtempSync(join(tmpdir(), 'cairn-chromium-'));
   // A fresh profile directory each time (playwright passes it as --user-data-dir).
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
+    extraHTTPHeaders: { ...headers },
     args: [
       '--headless',
       '--no-sandbox',

@@ -1,6 +1,8 @@
 /**
- * The deployment a contract test talks to: `CAIRN_BASE_URL` when set (any running deployment),
- * otherwise a fresh embedded catalog in a temporary data directory on a free port.
+ * The deployment a contract test talks to: `CAIRN_BASE_URL` when set (any running deployment;
+ * with authentication on, `CAIRN_TEST_AUTH` is the Authorization header every call sends, e.g.
+ * `Basic __datahub_system:<secret>`), otherwise a fresh embedded catalog in a temporary data
+ * directory on a free port.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,16 +12,25 @@ import { configFromEnv } from '../../services/standalone/src/config';
 
 export interface Target {
   readonly baseUrl: string;
+  /** Headers every call sends: the credentials the deployment needs, if any. */
+  readonly authHeaders: Readonly<Record<string, string>>;
   close(): Promise<void>;
 }
 
 export async function startTarget(env: Record<string, string> = {}): Promise<Target> {
   const external = process.env.CAIRN_BASE_URL;
-  if (external) return { baseUrl: external.replace(/\/+$/, ''), close: async () => undefined };
+  if (!external) return startEmbeddedTarget(env);
+  const auth = process.env.CAIRN_TEST_AUTH;
+  return { baseUrl: external.replace(/\/+$/, ''), authHeaders: auth ? { Authorization: auth } : {}, close: async () => undefined };
+}
+
+/** An embedded catalog even when CAIRN_BASE_URL is set: for tests that configure the service themselves. */
+export async function startEmbeddedTarget(env: Record<string, string> = {}): Promise<Target> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cairn-test-'));
   const catalog: RunningCatalog = await startEmbeddedCatalog(configFromEnv({ PORT: '0', DATA_DIR: dataDir, ...env }));
   return {
     baseUrl: `http://127.0.0.1:${catalog.port}`,
+    authHeaders: {},
     close: async () => {
       await catalog.close();
       rmSync(dataDir, { recursive: true, force: true });
@@ -36,7 +47,7 @@ export interface Reply<T = any> {
 export async function call<T = any>(target: Target, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply<T>> {
   const res = await fetch(`${target.baseUrl}${path}`, {
     method,
-    headers: { 'X-RestLi-Protocol-Version': '2.0.0', ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...headers },
+    headers: { 'X-RestLi-Protocol-Version': '2.0.0', ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...target.authHeaders, ...headers },
     ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
   });
   const text = await res.text();

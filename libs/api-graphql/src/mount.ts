@@ -7,7 +7,9 @@ import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import type { CatalogContext } from '@cairn/api-rest';
+import { unrestrictedAuth, type RequestAuth } from '@cairn/auth';
 import { SYSTEM_ACTOR } from '@cairn/pipeline';
+import { authPlugin } from './auth';
 import type { GraphqlContext } from './context';
 import { explorerRouter } from './explorer/explorer';
 import { DEFAULT_LIMITS, limitsPlugin, type GraphqlLimits } from './limits';
@@ -57,7 +59,8 @@ export async function createGraphqlApi(catalog: CatalogContext, limits: GraphqlL
   const server = new ApolloServer<GraphqlContext>({
     typeDefs,
     resolvers: buildResolvers(typeDefs),
-    plugins: [ApolloServerPluginLandingPageDisabled(), limitsPlugin(limits), referenceResponseShape],
+    plugins: [ApolloServerPluginLandingPageDisabled(), limitsPlugin(limits), referenceResponseShape, authPlugin],
+    introspection: catalog.auth?.settings.graphqlIntrospection ?? true,
     includeStacktraceInErrorResponses: catalog.info.exposeStackTraces,
     // The service stops Apollo with everything else on SIGTERM; Apollo's own handler would race it and hang the exit.
     stopOnTerminationSignals: false,
@@ -67,12 +70,11 @@ export async function createGraphqlApi(catalog: CatalogContext, limits: GraphqlL
   const router = Router();
   router.all(GRAPHQL_PATHS, onlyPost, express.json({ limit: catalog.info.maxBodyBytes, type: () => true }), bodyErrors,
     expressMiddleware(server, {
-      context: async ({ res }) => ({
-        catalog,
-        loaders: createLoaders(catalog.store),
-        actor: (res.locals.actor as string | undefined) ?? SYSTEM_ACTOR,
-        limits,
-      }),
+      context: async ({ res }) => {
+        // Set by the authentication middleware; a GraphQL API mounted without one acts as the system.
+        const auth = (res.locals.auth as RequestAuth | undefined) ?? unrestrictedAuth(SYSTEM_ACTOR);
+        return { catalog, loaders: createLoaders(catalog.store), actor: auth.actor.urn, auth, limits };
+      },
     }),
   );
   router.use(EXPLORER_PATH, explorerRouter(GRAPHQL_PATHS[0]));

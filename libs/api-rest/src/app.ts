@@ -2,6 +2,7 @@
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
 import { RestliError } from '@cairn/core';
 import type { CatalogContext } from './context';
+import { authorizeRoutes } from './auth';
 import { aspectsRouter } from './routes/aspects';
 import { entitiesRouter } from './routes/entities';
 import { entitiesV2Router } from './routes/entities-v2';
@@ -64,6 +65,7 @@ export function mountRestApi(app: express.Express, ctx: CatalogContext): void {
     next();
   });
   app.use(express.json({ limit: ctx.info.maxBodyBytes, type: () => true, strict: false }));
+  app.use(authorizeRoutes());
   const routes = restliRoutes(ctx);
   app.use(routes);
   app.use(GMS_PREFIX, routes);

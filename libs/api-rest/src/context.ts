@@ -1,4 +1,5 @@
 /** What the REST routes need: the model, the write use case and the read ports. */
+import type { AuthServices } from '@cairn/auth';
 import type { Registry } from '@cairn/core';
 import type { AspectStore, GraphIndex, SearchIndex, TimeseriesIndex } from '@cairn/ports';
 import type { IndexRestorer, IngestService } from '@cairn/pipeline';
@@ -28,5 +29,7 @@ export interface CatalogContext {
   /** Re-emits stored aspects to the change log so the indexes are rebuilt from the store. */
   readonly indexRestorer: IndexRestorer;
   readonly info: ServerInfo;
+  /** Tokens, accounts, policies and the authorizer (also present while authentication is disabled). */
+  readonly auth?: AuthServices;
   health(): Promise<HealthReport>;
 }

@@ -7,8 +7,15 @@ export class RateLimiter {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** 0 when the request may go ahead, else the seconds until it may. */
+  /** 0 when the request may go ahead (and it is counted), else the seconds until it may. */
   take(key: string): number {
+    const wait = this.peek(key);
+    if (wait === 0 && this.perMinute > 0) this.buckets.get(key)!.tokens -= 1;
+    return wait;
+  }
+
+  /** As take, without counting the request. */
+  peek(key: string): number {
     if (this.perMinute <= 0) return 0;
     const now = this.now();
     const perMs = this.perMinute / 60_000;
@@ -17,11 +24,7 @@ export class RateLimiter {
     b.at = now;
     this.buckets.set(key, b);
     if (this.buckets.size > 100_000) this.forgetFull(now, perMs);
-    if (b.tokens >= 1) {
-      b.tokens -= 1;
-      return 0;
-    }
-    return Math.ceil((1 - b.tokens) / perMs / 1000);
+    return b.tokens >= 1 ? 0 : Math.ceil((1 - b.tokens) / perMs / 1000);
   }
 
   /** Full buckets carry no information; dropping them bounds memory under many distinct keys. */

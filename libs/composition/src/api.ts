@@ -1,15 +1,17 @@
 /** The HTTP API process part shared by the embedded service and gms: config, context and app. */
 import type { Server } from 'node:http';
 import type { Express } from 'express';
-import type { Registry } from '@cairn/core';
-import { createRestApp, type CatalogContext, type ServerInfo } from '@cairn/api-rest';
-import { createGraphqlApi } from '@cairn/api-graphql';
+import { createLogger, type Registry } from '@cairn/core';
+import { authSettingsFromEnv, bootstrapAuth, type AuthSettings, type SecretSource } from '@cairn/auth';
+import { authenticateRequests, cors, createRestApp, sessionRouter, type CatalogContext, type ServerInfo } from '@cairn/api-rest';
+import { createGraphqlApi, EXPLORER_PATH, GRAPHQL_PATHS } from '@cairn/api-graphql';
 import { httpMetricsMiddleware, metricsHandler, type Metrics } from '@cairn/observability';
-import { Backpressure, DEFAULT_BACKPRESSURE, IndexRestorer, IngestService, type WriteNotifier } from '@cairn/pipeline';
+import { Backpressure, DEFAULT_BACKPRESSURE, IndexRestorer, IngestService, type ProposalAuthorizer, type WriteNotifier } from '@cairn/pipeline';
 import type { Env } from './distributed-ports';
 import { PERSISTER_GROUP, SEARCH_GROUP, TIMESERIES_GROUP, type CatalogPorts } from './ports';
 import { probeHealth, slowestLag } from './roles';
 import { closeServer, listen } from './http';
+import { setUpAuth } from './auth-setup';
 import { intFromEnv } from './service';
 
 export const SERVICE_VERSION = 'v0.10.4-cairn';
@@ -23,9 +25,11 @@ export interface ApiConfig {
   readonly exposeStackTraces: boolean;
   readonly maxIndexLag: number;
   readonly maxPendingWrites: number;
+  readonly auth: AuthSettings;
 }
 
-export function apiConfigFromEnv(env: Env): ApiConfig {
+/** `authEnabled`: whether authentication is on when METADATA_SERVICE_AUTH_ENABLED is not set. */
+export function apiConfigFromEnv(env: Env, defaults: { authEnabled: boolean } = { authEnabled: false }): ApiConfig {
   return {
     port: intFromEnv(env, 'PORT', 8080),
     host: env.HOST ?? '127.0.0.1',
@@ -35,6 +39,7 @@ export function apiConfigFromEnv(env: Env): ApiConfig {
     exposeStackTraces: env.EXPOSE_STACK_TRACES === 'true',
     maxIndexLag: intFromEnv(env, 'MAX_INDEX_LAG', DEFAULT_BACKPRESSURE.maxLag),
     maxPendingWrites: intFromEnv(env, 'MAX_PENDING_WRITES', DEFAULT_BACKPRESSURE.maxPendingWrites),
+    auth: authSettingsFromEnv(env, { enabled: defaults.authEnabled }),
   };
 }
 
@@ -55,7 +60,7 @@ export async function startApi(
   notifier: WriteNotifier,
   metrics: Metrics,
   config: ApiConfig,
-  server: Pick<ServerInfo, 'serverType'> & { lagSampleMs?: number },
+  server: Pick<ServerInfo, 'serverType'> & { lagSampleMs?: number; secrets: SecretSource },
   mountExtra?: (app: Express) => void,
 ): Promise<RunningApi> {
   for (const [group, log] of [
@@ -70,9 +75,15 @@ export async function startApi(
     () => slowestLag(ports),
     () => notifier.pending,
   );
+  // Every write of an authenticated actor passes the authorizer, whichever endpoint it came through.
+  const authorize: ProposalAuthorizer | undefined = config.auth.enabled ? (actor, proposals) => auth.authorizer.authorizeProposals(actor, proposals) : undefined;
+  const ingest = new IngestService(registry, ports.logs, notifier, config.syncWriteTimeoutMs, backpressure, authorize);
+  const logger = createLogger(server.serverType);
+  const auth = setUpAuth(config.auth, server.secrets, ports.store, ingest, logger);
+  if (config.auth.enabled) await bootstrapAuth(auth, ports.store, ingest, logger);
   const context: CatalogContext = {
     registry,
-    ingest: new IngestService(registry, ports.logs, notifier, config.syncWriteTimeoutMs, backpressure),
+    ingest,
     store: ports.store,
     search: ports.search,
     graph: ports.graph,
@@ -86,11 +97,15 @@ export async function startApi(
       maxBodyBytes: config.maxBodyBytes,
       exposeStackTraces: config.exposeStackTraces,
     },
+    auth,
     health: () => probeHealth(ports.probes),
   };
   const graphql = await createGraphqlApi(context);
   const app = createRestApp(context, (a) => {
+    a.use(cors(config.auth.corsOrigins));
     a.use(httpMetricsMiddleware(metrics));
+    if (config.auth.enabled) a.use(sessionRouter(auth));
+    a.use(authenticateRequests(auth, { cookiePostPaths: GRAPHQL_PATHS, cookieGetPrefixes: [EXPLORER_PATH, '/restli/docs'] }));
     a.get('/metrics', metricsHandler(metrics));
     mountExtra?.(a);
     a.use(graphql.router);

@@ -2,7 +2,7 @@
 import type { Registry } from '@cairn/core';
 import type { MetadataChangeProposal } from '@cairn/events';
 import { ACTOR_HEADER, type PipelineLogs } from './logs';
-import { checkProposal } from './proposal-check';
+import { checkProposal, type CheckedProposal } from './proposal-check';
 import type { Backpressure } from './backpressure';
 import type { ApplyResult, WriteNotifier } from './write-notifier';
 
@@ -12,6 +12,9 @@ export interface IngestOptions {
   readonly actor: string;
 }
 
+/** Refuses (throws) when the actor may not make these proposals; every write passes it. */
+export type ProposalAuthorizer = (actor: string, proposals: readonly CheckedProposal[]) => Promise<void>;
+
 export class IngestService {
   constructor(
     private readonly registry: Registry,
@@ -19,15 +22,17 @@ export class IngestService {
     private readonly notifier: WriteNotifier,
     private readonly syncTimeoutMs: number,
     private readonly backpressure?: Backpressure,
+    private readonly authorize?: ProposalAuthorizer,
   ) {}
 
   /**
-   * Checks every proposal first, so one bad record rejects the whole call and nothing is queued;
-   * then appends them in one atomic append.
+   * Checks every proposal first (against the model, then the actor's privileges), so one bad or
+   * refused record rejects the whole call and nothing is queued; then appends them in one atomic append.
    */
   async propose(proposals: readonly MetadataChangeProposal[], options: IngestOptions): Promise<ApplyResult[]> {
     const now = Date.now();
     const checked = proposals.map((p) => checkProposal(this.registry, p, now));
+    await this.authorize?.(options.actor, checked);
     await this.backpressure?.admit();
     const ids = await this.logs.proposals.append(
       checked.map((c) => ({ key: c.urn, value: c.mcp, headers: { [ACTOR_HEADER]: options.actor } })),

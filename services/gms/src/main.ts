@@ -14,12 +14,12 @@ runService('gms', async () => {
   const env = process.env;
   const logger = createLogger('gms');
   const registry = defaultRegistry();
-  const config = apiConfigFromEnv(env);
+  const config = apiConfigFromEnv(env, { authEnabled: true });
   const ports = await openDistributedPorts(env, registry, logger);
   const metrics = createMetrics('gms');
   const notifier = new WriteNotifier();
   const relay = relayResults(ports.results, `gms-results-${hostname()}-${config.port}`, notifier);
-  const api = await startApi(ports, registry, notifier, metrics, config, { serverType: 'prod', lagSampleMs: 1000 }, (app) =>
+  const api = await startApi(ports, registry, notifier, metrics, config, { serverType: 'prod', lagSampleMs: 1000, secrets: { production: true } }, (app) =>
     app.use(SCHEMA_REGISTRY_PREFIX, schemaRegistryRouter(ports.schemaRegistry)),
   );
   logger.info('listening', { host: config.host, port: api.port });

@@ -2,6 +2,7 @@
  * The whole pipeline in one process on the embedded engine: proposal log → persister → aspect
  * store + change logs → search/graph and time-series projectors, and the HTTP APIs over them.
  */
+import { join } from 'node:path';
 import { createLogger, defaultRegistry } from '@cairn/core';
 import { WriteNotifier } from '@cairn/pipeline';
 import { createMetrics } from '@cairn/observability';
@@ -31,7 +32,8 @@ export async function startEmbeddedCatalog(config: StandaloneConfig): Promise<Ru
     startSearchIndexer(ports, registry, metrics),
     startTimeseriesIndexer(ports, registry, metrics),
   ];
-  const api = await startApi(ports, registry, notifier, metrics, config, { serverType: 'standalone' });
+  const secrets = { production: config.production, generatedFile: join(config.dataDir, 'auth-secrets.json') };
+  const api = await startApi(ports, registry, notifier, metrics, config, { serverType: 'standalone', secrets });
   createLogger('standalone').info('listening', { host: config.host, port: api.port, dataDir: config.dataDir });
   return {
     ...api,

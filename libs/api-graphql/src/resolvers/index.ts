@@ -1,5 +1,6 @@
 /** Every resolver map, merged and trimmed to the fields the SDL declares. */
 import { buildASTSchema, isInterfaceType, isObjectType, isUnionType, parse, type GraphQLSchema } from 'graphql';
+import { authResolverMaps } from '../auth';
 import { descriptionMutations } from '../mutations/descriptions';
 import { domainMutations } from '../mutations/domains';
 import { entityUpdateMutations } from '../mutations/entity-updates';
@@ -83,5 +84,5 @@ function trimmedTo(schema: GraphQLSchema, resolvers: ResolverMap): ResolverMap {
 
 export function buildResolvers(typeDefs: readonly string[]): ResolverMap {
   const schema = buildASTSchema(parse(typeDefs.join('\n')));
-  return trimmedTo(schema, merge([...READS, { Mutation: Object.assign({}, ...MUTATIONS) }]));
+  return trimmedTo(schema, merge([...READS, { Mutation: Object.assign({}, ...MUTATIONS) }, ...authResolverMaps]));
 }

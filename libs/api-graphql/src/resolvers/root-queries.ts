@@ -1,26 +1,8 @@
-/** Queries over any entity type: entity, entities, entityExists, getEntityCounts, me. */
+/** Queries over any entity type: entity, entities, entityExists, getEntityCounts (`me` is with the auth resolvers). */
 import type { GraphqlContext } from '../context';
 import { entityNamesOf, typeOfEntity } from '../entity-types';
 import { existing, refOf, requireRef, type EntityRef } from '../refs';
 import { selectionOf } from './search-plans';
-
-/** Authorization is not enforced by this service, so every platform privilege is granted. */
-const ALL_PRIVILEGES = {
-  viewAnalytics: true,
-  managePolicies: true,
-  manageIdentities: true,
-  generatePersonalAccessTokens: true,
-  manageDomains: true,
-  manageIngestion: true,
-  manageSecrets: true,
-  manageTests: true,
-  manageGlossaries: true,
-  manageUserCredentials: true,
-  manageTags: true,
-  createDomains: true,
-  createTags: true,
-  manageGlobalViews: true,
-};
 
 export const rootQueryResolvers = {
   Query: {
@@ -37,10 +19,6 @@ export const rootQueryResolvers = {
       const counts = await ctx.catalog.search.countByType(selectionOf(ctx, names));
       return { counts: names.map((n) => ({ entityType: typeOfEntity(n)?.enumValue, count: counts[n] ?? 0 })) };
     },
-    me: (_: unknown, _args: unknown, ctx: GraphqlContext) => ({
-      corpUser: { urn: ctx.actor, entityName: 'corpuser' } satisfies EntityRef,
-      platformPrivileges: ALL_PRIVILEGES,
-    }),
   },
   Entity: {
     __resolveType: (ref: EntityRef) => typeOfEntity(ref.entityName)?.objectType,

@@ -2,7 +2,7 @@
 import type { Logger } from '@cairn/core';
 import type { AspectStore } from '@cairn/ports';
 import { SYSTEM_ACTOR } from '@cairn/pipeline';
-import type { Actor, RequestAuth } from '../actor';
+import { unrestrictedAuth, type Actor, type RequestAuth } from '../actor';
 import type { AuthSecrets } from '../auth-secrets';
 import type { AuthSettings } from '../auth-settings';
 import { defaultPolicies } from '../default-policies';
@@ -60,7 +60,7 @@ export function createAuthServices(settings: AuthSettings, secrets: AuthSecrets 
     ...(tokens ? { tokens } : {}),
     ...(authenticator ? { authenticator } : {}),
     forActor,
-    unrestricted: forActor({ urn: SYSTEM_ACTOR, system: true, via: 'disabled' }),
+    unrestricted: unrestrictedAuth(SYSTEM_ACTOR),
   };
 }
 

@@ -1,0 +1,52 @@
+/** Applies ROUTE_ACCESS to each REST request, once its body is parsed; 403 when the actor lacks the privileges. */
+import type { NextFunction, Request, Response } from 'express';
+import { forbidden, type RequestAuth } from '@cairn/auth';
+import { queryList, queryParam } from '@cairn/core';
+import { routeAccessOf, type UrnSource } from './route-access';
+import { unprefixed } from './authenticate';
+
+function urnsOf(source: UrnSource, req: Request, pathParam: string | undefined): string[] {
+  const raw = (() => {
+    switch (source.from) {
+      case 'path':
+        return pathParam === undefined ? [] : [decodeURIComponent(pathParam)];
+      case 'query':
+        return source.list ? (queryList(req.originalUrl, source.name) ?? []) : [queryParam(req.originalUrl, source.name)];
+      case 'body': {
+        const v = (req.body as Record<string, unknown> | undefined)?.[source.name];
+        return [typeof v === 'string' ? v : undefined];
+      }
+    }
+  })();
+  // A missing or malformed urn is left to the route, which answers 400 without reading anything.
+  return raw.filter((u): u is string => typeof u === 'string' && /^urn:li:[^:]+:.+/.test(u));
+}
+
+const entityTypeOf = (urn: string) => urn.split(':')[2];
+
+export function authorizeRoutes() {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const auth = res.locals.auth as RequestAuth | undefined;
+    if (!auth || auth.actor.system) return next();
+    const action = typeof req.query.action === 'string' ? req.query.action : undefined;
+    const found = routeAccessOf(req.method, unprefixed(req.path), action);
+    if (!found) return next(forbidden(`${req.method} ${req.path}${action ? `?action=${action}` : ''} has no authorization rule; only the system client may call it`));
+    const { rule, pathParam } = found;
+    const access = rule.access;
+    const what = `${req.method} ${unprefixed(req.path)}${action ? `?action=${action}` : ''}`;
+    const check = async (): Promise<void> => {
+      switch (access.kind) {
+        case 'public':
+        case 'authenticated':
+        case 'proposals':
+          return;
+        case 'platform':
+        case 'someEntity':
+          return auth.require(access.privileges, `call ${what}`);
+        case 'entity':
+          for (const urn of urnsOf(access.urn, req, pathParam)) await auth.require(access.privileges, `call ${what}`, { type: entityTypeOf(urn), urn });
+      }
+    };
+    check().then(() => next(), next);
+  };
+}
