@@ -42,6 +42,20 @@ export function describeSearchIndexContract(name: string, open: () => Promise<Op
       expect(await index.getDocument('dataset', DS1)).toEqual({ urn: DS1, name: 'one' });
     });
 
+    it('applies a write batch as the same writes one by one would, deletes between upserts included', async () => {
+      await index.upsertFields('dataset', DS2, { urn: DS2, name: 'two', description: 'old' });
+      const batch = index.batch?.() ?? index;
+      await batch.upsertFields('dataset', DS1, { urn: DS1, name: 'one', description: 'first' });
+      await batch.upsertFields('dataset', DS2, { description: null, owners: ['urn:li:corpuser:a'] });
+      await batch.upsertFields('dataset', DS1, { description: 'second', tags: ['t'] });
+      await batch.deleteDocument('dataset', DS1);
+      await batch.upsertFields('dataset', DS1, { urn: DS1, name: 'again' });
+      await batch.upsertFields('dataset', DS1, { tags: null, description: 'third' });
+      if ('flush' in batch) await batch.flush();
+      expect(await index.getDocument('dataset', DS1)).toEqual({ urn: DS1, name: 'again', description: 'third' });
+      expect(await index.getDocument('dataset', DS2)).toEqual({ urn: DS2, name: 'two', owners: ['urn:li:corpuser:a'] });
+    });
+
     it('keeps false, zero and empty-string values', async () => {
       await index.upsertFields('dataset', DS1, { urn: DS1, removed: false, count: 0, text: '' });
       expect(await index.getDocument('dataset', DS1)).toEqual({ urn: DS1, removed: false, count: 0, text: '' });

@@ -325,3 +325,39 @@ describe('Persister: deletes', () => {
     expect(await drain(logs.versionedChangeLog)).toHaveLength(before);
   });
 });
+
+describe('Persister: batches', () => {
+  it('applies a batch in order as one unit: versions and change logs as if applied one by one', async () => {
+    const first = upsert('ownership', OWNERSHIP);
+    const second = upsert('ownership', { ...OWNERSHIP, owners: [{ owner: 'urn:li:corpuser:bob', type: 'DATAOWNER' }] });
+    const poison = upsert('status', { removed: 'no' });
+    const third = upsert('status', { removed: true });
+    await persister.handleBatch([first, second, poison, third]);
+    expect((await latest('ownership')).owners[0].owner).toBe('urn:li:corpuser:bob');
+    expect(await latest('status')).toEqual({ removed: true });
+    const changeLogs = await drain(logs.versionedChangeLog);
+    expect(changeLogs.map((l) => [l.aspectName, l.previousAspectValue ? 'update' : 'create'])).toEqual([
+      ['datasetKey', 'create'],
+      ['ownership', 'create'],
+      ['ownership', 'update'],
+      ['status', 'create'],
+    ]);
+    expect((await drain(logs.failedProposals)).map((f) => f.metadataChangeProposal.aspectName)).toEqual(['status']);
+    await expect(notifier.wait(second.id, 100)).resolves.toEqual({});
+    await expect(notifier.wait(poison.id, 100)).rejects.toMatchObject({ status: 422 });
+  });
+
+  it('retries the rest of a batch one by one after a store failure, in order', async () => {
+    const write = store.write.bind(store);
+    let failures = 1;
+    store.write = async (w) => {
+      if (w.aspect === 'status' && failures-- > 0) throw new Error('disk hiccup');
+      return write(w);
+    };
+    const records = [upsert('ownership', OWNERSHIP), upsert('status', { removed: false }), upsert('status', { removed: true })];
+    await persister.handleBatch(records);
+    expect(await latest('status')).toEqual({ removed: true });
+    expect((await drain(logs.versionedChangeLog)).map((l) => l.aspectName)).toEqual(['datasetKey', 'ownership', 'status', 'status']);
+    for (const r of records) await expect(notifier.wait(r.id, 100)).resolves.toEqual({});
+  });
+});

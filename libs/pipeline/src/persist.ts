@@ -2,16 +2,49 @@
  * The persister: applies proposals from the log to the aspect store with the reference's version
  * semantics and emits a change log per effective change. A proposal that cannot be applied goes to
  * the failed-proposal topic and the partition moves on.
+ *
+ * A batch is applied in order as one store unit (one commit where the engine has transactions);
+ * its change logs and failures are then appended together, and only then are its proposals
+ * settled: a waiting request is answered once its change log is durable. A crash in between
+ * loses nothing: the batch is redelivered, its writes are recognised as replayed and their change
+ * logs are emitted again.
  */
 import { applyPatch, PatchError, RestliError, unprocessable, type Registry } from '@cairn/core';
-import type { AuditStamp, MetadataChangeLog, MetadataChangeProposal } from '@cairn/events';
-import type { AspectStore, LogRecord, StoredAspect, WriteOutcome } from '@cairn/ports';
+import type { AuditStamp, FailedMetadataChangeProposal, MetadataChangeLog, MetadataChangeProposal } from '@cairn/events';
+import type { AspectStore, LogRecord, NewRecord, StoredAspect, WriteOutcome } from '@cairn/ports';
 import { ACTOR_HEADER, SYSTEM_ACTOR, type PipelineLogs } from './logs';
 import { checkAspectValue, checkProposal, isClientError, JSON_CONTENT, type CheckedProposal } from './proposal-check';
-import type { ApplyResult, ProposalSettler } from './write-notifier';
+import type { ApplyResult, ProposalSettler, Settled } from './write-notifier';
 
 const MAX_ATTEMPTS = 3;
 const KNOWN_ENTITIES = 100_000;
+
+/** What applying one proposal produced, before anything is appended. */
+interface Applied {
+  readonly result: ApplyResult;
+  readonly versioned: MetadataChangeLog[];
+  readonly timeseries: MetadataChangeLog[];
+}
+
+/** The change logs, failures and outcomes of applied proposals, appended and settled together. */
+class Outbox {
+  readonly versioned: NewRecord<MetadataChangeLog>[] = [];
+  readonly timeseries: NewRecord<MetadataChangeLog>[] = [];
+  readonly failed: NewRecord<FailedMetadataChangeProposal>[] = [];
+  readonly settled: [string, Settled][] = [];
+
+  applied(record: LogRecord<MetadataChangeProposal>, applied: Applied): void {
+    for (const value of applied.versioned) this.versioned.push({ key: record.key, value });
+    for (const value of applied.timeseries) this.timeseries.push({ key: record.key, value });
+    this.settled.push([record.id, { ok: true, result: applied.result }]);
+  }
+
+  rejected(record: LogRecord<MetadataChangeProposal>, err: unknown): void {
+    const error = err instanceof RestliError ? err : new RestliError(500, `Failed to apply proposal: ${(err as Error).message}`);
+    this.failed.push({ key: record.key, value: { metadataChangeProposal: record.value, error: error.message } });
+    this.settled.push([record.id, { ok: false, error }]);
+  }
+}
 
 export class Persister {
   /** URNs whose key aspect is known to be stored (the persister is the only writer of its keys). */
@@ -25,36 +58,61 @@ export class Persister {
   ) {}
 
   async handleBatch(batch: LogRecord<MetadataChangeProposal>[]): Promise<void> {
-    for (const record of batch) await this.handle(record);
+    const outbox = new Outbox();
+    let next = 0;
+    // A client error is final for its proposal only; any other error stops the unit, and the rest is retried one by one.
+    const applyInOrder = async () => {
+      for (; next < batch.length; next++) {
+        try {
+          outbox.applied(batch[next]!, await this.apply(batch[next]!));
+        } catch (err) {
+          if (!isClientError(err)) return;
+          outbox.rejected(batch[next]!, err);
+        }
+      }
+    };
+    try {
+      await (this.store.unit ? this.store.unit(applyInOrder) : applyInOrder());
+    } catch (err) {
+      // The unit did not commit: what it remembered about stored keys may not hold.
+      this.knownEntities.clear();
+      throw err;
+    }
+    await this.publish(outbox);
+    for (; next < batch.length; next++) await this.publish(await this.applyWithRetries(batch[next]!));
   }
 
-  private async handle(record: LogRecord<MetadataChangeProposal>): Promise<void> {
+  private async applyWithRetries(record: LogRecord<MetadataChangeProposal>): Promise<Outbox> {
+    const outbox = new Outbox();
     for (let attempt = 1; ; attempt++) {
       try {
-        const result = await this.apply(record);
-        this.settler?.settle(record.id, { ok: true, result });
-        return;
+        outbox.applied(record, await this.apply(record));
+        return outbox;
       } catch (err) {
         if (!isClientError(err) && attempt < MAX_ATTEMPTS) {
           await new Promise((r) => setTimeout(r, 100 * attempt));
           continue;
         }
-        const error = err instanceof RestliError ? err : new RestliError(500, `Failed to apply proposal: ${(err as Error).message}`);
-        await this.logs.failedProposals.append([{ key: record.key, value: { metadataChangeProposal: record.value, error: error.message } }]);
-        this.settler?.settle(record.id, { ok: false, error });
-        return;
+        outbox.rejected(record, err);
+        return outbox;
       }
     }
   }
 
-  private async apply(record: LogRecord<MetadataChangeProposal>): Promise<ApplyResult> {
+  private async publish(outbox: Outbox): Promise<void> {
+    await Promise.all([
+      outbox.versioned.length ? this.logs.versionedChangeLog.append(outbox.versioned) : undefined,
+      outbox.timeseries.length ? this.logs.timeseriesChangeLog.append(outbox.timeseries) : undefined,
+      outbox.failed.length ? this.logs.failedProposals.append(outbox.failed) : undefined,
+    ]);
+    for (const [id, outcome] of outbox.settled) this.settler?.settle(id, outcome);
+  }
+
+  private async apply(record: LogRecord<MetadataChangeProposal>): Promise<Applied> {
     const now = Date.now();
     const checked = checkProposal(this.registry, record.value, now);
     const created: AuditStamp = { time: now, actor: record.headers[ACTOR_HEADER] ?? SYSTEM_ACTOR };
-    if (checked.aspect.kind === 'timeseries') {
-      await this.logs.timeseriesChangeLog.append([{ key: checked.urn, value: { ...checked.mcp, created } }]);
-      return {};
-    }
+    if (checked.aspect.kind === 'timeseries') return { result: {}, versioned: [], timeseries: [{ ...checked.mcp, created }] };
     if (checked.mcp.changeType === 'DELETE') return this.delete(checked, created);
     const value = checked.patch ? await this.patched(checked) : checked.value;
     const mcp: MetadataChangeProposal = checked.patch
@@ -74,8 +132,7 @@ export class Persister {
     if (checked.aspect.kind === 'key') this.remember(checked.urn);
     const log = changeLogOf(mcp, outcome, created);
     if (log) logs.push(log);
-    if (logs.length) await this.logs.versionedChangeLog.append(logs.map((l) => ({ key: checked.urn, value: l })));
-    return {};
+    return { result: {}, versioned: logs, timeseries: [] };
   }
 
   private async patched(checked: CheckedProposal): Promise<unknown> {
@@ -128,7 +185,7 @@ export class Persister {
   }
 
   /** DELETE of the key aspect removes the whole entity; of another aspect, all its versions. */
-  private async delete(checked: CheckedProposal, created: AuditStamp): Promise<ApplyResult> {
+  private async delete(checked: CheckedProposal, created: AuditStamp): Promise<Applied> {
     const removed: StoredAspect[] = [];
     let rows: number;
     if (checked.aspect.kind === 'key') {
@@ -154,8 +211,7 @@ export class Persister {
       ...(checked.mcp.systemMetadata ? { systemMetadata: checked.mcp.systemMetadata } : {}),
       created,
     }));
-    if (logs.length) await this.logs.versionedChangeLog.append(logs.map((l) => ({ key: checked.urn, value: l })));
-    return { rows };
+    return { result: { rows }, versioned: logs, timeseries: [] };
   }
 }
 

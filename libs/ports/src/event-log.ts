@@ -23,6 +23,11 @@ export interface Consumer {
 
 export interface ConsumeOptions {
   readonly maxBatch?: number;
+  /**
+   * How long a batch smaller than `maxBatch` may wait for more records: for consumers whose cost
+   * is mostly per batch (an index commit), fewer and larger batches under load, at that much latency.
+   */
+  readonly lingerMs?: number;
   /** A group with no committed position starts at the end of the log instead of its beginning. */
   readonly fromLatest?: boolean;
 }

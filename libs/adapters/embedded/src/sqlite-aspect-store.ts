@@ -73,6 +73,9 @@ export class SqliteAspectStore implements AspectStore {
       deleteAspect: db.prepare('DELETE FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ?'),
       deleteUrn: db.prepare('DELETE FROM metadata_aspect_v2 WHERE urn = ?'),
       exists: db.prepare('SELECT 1 FROM metadata_aspect_v2 WHERE urn = ? LIMIT 1'),
+      begin: db.prepare('BEGIN'),
+      commit: db.prepare('COMMIT'),
+      rollback: db.prepare('ROLLBACK'),
     };
     this.writeTx = db.transaction((w: AspectWrite) => this.writeSync(w));
   }
@@ -176,6 +179,19 @@ export class SqliteAspectStore implements AspectStore {
   async countLatest(scan: Omit<AspectScan, 'start' | 'limit'>): Promise<number> {
     const { sql, params } = this.scanWhere(scan);
     return (this.db.prepare(`SELECT COUNT(*) AS n FROM metadata_aspect_v2 WHERE ${sql}`).get(...params) as { n: number }).n;
+  }
+
+  /** One transaction around `work`; each write inside is a savepoint, so a failed one undoes only itself. */
+  async unit<T>(work: () => Promise<T>): Promise<T> {
+    if (this.db.inTransaction) return work();
+    this.stmts.begin.run();
+    try {
+      const result = await work();
+      this.stmts.commit.run();
+      return result;
+    } finally {
+      if (this.db.inTransaction) this.stmts.rollback.run();
+    }
   }
 
   async close(): Promise<void> {

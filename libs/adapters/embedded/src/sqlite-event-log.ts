@@ -62,6 +62,11 @@ export class SqliteEventLog<T> implements EventLog<T> {
   }
 
   private flush(): void {
+    // Inside another unit's open transaction the appends would be acknowledged before they are durable.
+    if (this.db.inTransaction) {
+      setImmediate(() => this.flush());
+      return;
+    }
     this.flushScheduled = false;
     const batch = this.pending;
     this.pending = [];
@@ -105,13 +110,17 @@ export class SqliteEventLog<T> implements EventLog<T> {
     if (options.fromLatest && this.stmts.offset.get(this.topic, group) === undefined) {
       this.stmts.commit.run(this.topic, group, this.nextSeq - 1);
     }
+    const read = () => this.stmts.read.all(this.topic, this.committedSeq(group), maxBatch) as { seq: number; key: string; value: string; ts: number; headers: string | null }[];
     const loop = async () => {
       while (!stopped) {
-        const committed = this.committedSeq(group);
-        const rows = this.stmts.read.all(this.topic, committed, maxBatch) as { seq: number; key: string; value: string; ts: number; headers: string | null }[];
+        let rows = read();
         if (rows.length === 0) {
           await sleep(POLL_MS);
           continue;
+        }
+        if (rows.length < maxBatch && options.lingerMs) {
+          await new Promise((r) => setTimeout(r, options.lingerMs));
+          rows = read();
         }
         const records = rows.map((r) => ({ id: `0:${r.seq}`, key: r.key, value: JSON.parse(r.value) as T, timestamp: r.ts, headers: r.headers ? JSON.parse(r.headers) : {} }));
         try {

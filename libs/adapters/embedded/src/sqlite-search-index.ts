@@ -60,13 +60,35 @@ export class SqliteSearchIndex implements SearchIndex {
     this.writer.delete(entityType, urn);
   }
 
-  /** A change-log batch's writes in one transaction: SQLite commits, not rows, are what cost. */
+  /**
+   * A change-log batch's writes in one transaction: SQLite commits, not rows, are what cost. An
+   * entity's aspects mostly arrive together, so its upserts up to its next delete merge into one
+   * (later fields win, as applying them in turn would): its document is read and written once.
+   */
   batch(): SearchWriteBatch {
-    const writes: DocumentWrite[] = [];
+    let writes: DocumentWrite[] = [];
+    let pending = new Map<string, SearchFields>();
     return {
-      upsertFields: async (entityType, urn, fields) => void writes.push({ kind: 'upsert', entityType, urn, fields }),
-      deleteDocument: async (entityType, urn) => void writes.push({ kind: 'delete', entityType, urn }),
-      flush: async () => this.writer.applyAll(writes.splice(0)),
+      upsertFields: async (entityType, urn, fields) => {
+        const key = `${entityType}\u0000${urn}`;
+        const merged = pending.get(key);
+        if (merged) Object.assign(merged, fields);
+        else {
+          const own = { ...fields };
+          pending.set(key, own);
+          writes.push({ kind: 'upsert', entityType, urn, fields: own });
+        }
+      },
+      deleteDocument: async (entityType, urn) => {
+        pending.delete(`${entityType}\u0000${urn}`);
+        writes.push({ kind: 'delete', entityType, urn });
+      },
+      flush: async () => {
+        const batch = writes;
+        writes = [];
+        pending = new Map();
+        this.writer.applyAll(batch);
+      },
     };
   }
 
