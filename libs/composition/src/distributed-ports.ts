@@ -1,8 +1,6 @@
 /** The ports on the real backends: Kafka for the logs, MongoDB for the store, Elasticsearch for the indexes. */
 import type { Logger, Registry } from '@cairn/core';
-import { kafkaConnection, type KafkaConnection } from '@cairn/adapter-kafka';
-import { openMongoAspectStore } from '@cairn/adapter-mongo';
-import { elasticConnection, elasticSettingsFromEnv, openElasticIndexes } from '@cairn/adapter-elastic';
+import type { KafkaConnection } from '@cairn/adapter-kafka';
 import type { FailedMetadataChangeProposal, SchemaRegistryCore } from '@cairn/events';
 import { PROPOSAL_RESULTS_TOPIC, type PipelineLogs, type ProposalResult } from '@cairn/pipeline';
 import { PERSISTER_GROUP, TOPIC_NAMES, type CatalogPorts } from './ports';
@@ -23,6 +21,12 @@ export interface DistributedPorts extends CatalogPorts {
 }
 
 export async function openDistributedPorts(env: Env, registry: Registry, logger: Logger): Promise<DistributedPorts> {
+  // Loaded here, not with the module: the embedded service never needs these clients, and they take a while to load.
+  const [{ kafkaConnection }, { openMongoAspectStore }, { elasticConnection, elasticSettingsFromEnv, openElasticIndexes }] = await Promise.all([
+    import('@cairn/adapter-kafka'),
+    import('@cairn/adapter-mongo'),
+    import('@cairn/adapter-elastic'),
+  ]);
   const kafka: KafkaConnection = kafkaConnection(env, { logger });
   const failedProposals = kafka.eventLog(TOPIC_NAMES.failedProposals);
   const proposals = kafka.eventLog(TOPIC_NAMES.proposals, {

@@ -1,0 +1,24 @@
+/** What a scenario needs of the catalog under test, whichever way it is deployed. */
+import type { MemoryReading } from './service-process';
+
+export type Mode = 'embedded' | 'distributed';
+
+export interface Deployment {
+  readonly mode: Mode;
+  readonly baseUrl: string;
+  /** From spawning the API process to its first healthy answer. */
+  readonly startToHealthyMs: number;
+  /** The catalog's own processes (the backends' servers are not counted). */
+  memory(): MemoryReading;
+  /** Stops and starts the API process on the data it has; answers the time to healthy. */
+  restart(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** `cairn_consumer_lag_records` per consumer group, from an API process's Prometheus metrics. */
+export async function consumerLag(baseUrl: string): Promise<Record<string, number>> {
+  const text = await (await fetch(`${baseUrl}/metrics`)).text();
+  const lags: Record<string, number> = {};
+  for (const m of text.matchAll(/^cairn_consumer_lag_records\{[^}]*group="([^"]+)"[^}]*\} (\S+)$/gm)) lags[m[1]!] = Number(m[2]);
+  return lags;
+}

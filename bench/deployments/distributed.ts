@@ -1,0 +1,44 @@
+/** The distributed deployment: gms and the three consumers as processes, on the servers of deploy/local. */
+import type { Deployment } from './deployment';
+import { dropPrefixed, serviceEnv, type Backends } from './backends';
+import { ServiceProcess } from './service-process';
+
+export const CONSUMERS = ['mce-consumer', 'mae-consumer', 'timeseries-indexer'] as const;
+
+export interface DistributedOptions {
+  readonly backends: Backends;
+  /** Names every topic, index and database of the run. */
+  readonly prefix: string;
+  readonly logDir: string;
+  readonly profileDir?: string;
+  readonly env?: Record<string, string>;
+}
+
+export async function startDistributed(options: DistributedOptions): Promise<Deployment> {
+  const env = { ...serviceEnv(options.backends, options.prefix), ...options.env };
+  const start = (name: string, port?: number) =>
+    ServiceProcess.start({ name, env, logDir: options.logDir, ...(port ? { port } : {}), ...(options.profileDir ? { profileDir: options.profileDir } : {}) });
+  // The consumers first, as deploy/local/services.sh does: gms is healthy once they are running.
+  const consumers: ServiceProcess[] = [];
+  for (const name of CONSUMERS) consumers.push(await start(name));
+  let gms = await start('gms');
+  const all = () => [gms, ...consumers];
+  return {
+    mode: 'distributed',
+    baseUrl: gms.baseUrl,
+    startToHealthyMs: gms.startToHealthyMs,
+    memory: () =>
+      all()
+        .map((s) => s.memory())
+        .reduce((a, b) => ({ rssMb: a.rssMb + b.rssMb, peakRssMb: a.peakRssMb + b.peakRssMb })),
+    restart: async () => {
+      await gms.stop();
+      gms = await start('gms', gms.port);
+      return gms.startToHealthyMs;
+    },
+    stop: async () => {
+      await Promise.all(all().map((s) => s.stop()));
+      await dropPrefixed(options.backends, options.prefix);
+    },
+  };
+}

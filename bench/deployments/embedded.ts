@@ -1,0 +1,42 @@
+/** The embedded default: `npm start`'s process on a fresh data directory. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Deployment } from './deployment';
+import { ServiceProcess } from './service-process';
+
+export interface EmbeddedOptions {
+  readonly logDir: string;
+  readonly profileDir?: string;
+  readonly env?: Record<string, string>;
+  /** Keep the data directory after the run (to inspect it). */
+  readonly keepData?: boolean;
+}
+
+export async function startEmbedded(options: EmbeddedOptions): Promise<Deployment> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'cairn-bench-'));
+  const start = (port?: number) =>
+    ServiceProcess.start({
+      name: 'standalone',
+      ...(port ? { port } : {}),
+      env: { DATA_DIR: dataDir, ...options.env },
+      logDir: options.logDir,
+      ...(options.profileDir ? { profileDir: options.profileDir } : {}),
+    });
+  let service = await start();
+  return {
+    mode: 'embedded',
+    baseUrl: service.baseUrl,
+    startToHealthyMs: service.startToHealthyMs,
+    memory: () => service.memory(),
+    restart: async () => {
+      await service.stop();
+      service = await start(service.port);
+      return service.startToHealthyMs;
+    },
+    stop: async () => {
+      await service.stop();
+      if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,93 @@
+/** A cairn service as its own process (never the load generator's), its start time and its memory. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { openSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { sleep } from '../stats';
+
+export const REPO_ROOT = resolve(__dirname, '../..');
+
+export function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const address = s.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      s.close(() => res(port));
+    });
+    s.once('error', rej);
+  });
+}
+
+export interface ServiceOptions {
+  readonly name: string;
+  readonly env: Record<string, string>;
+  readonly logDir: string;
+  /** Writes a V8 CPU profile there when the process exits. */
+  readonly profileDir?: string;
+  readonly healthTimeoutMs?: number;
+  /** A free one when absent. */
+  readonly port?: number;
+}
+
+export interface MemoryReading {
+  /** Resident set now and its peak since the start, in MB. */
+  readonly rssMb: number;
+  readonly peakRssMb: number;
+}
+
+export class ServiceProcess {
+  private constructor(
+    readonly name: string,
+    readonly child: ChildProcess,
+    readonly port: number,
+    readonly startToHealthyMs: number,
+    readonly logFile: string,
+  ) {}
+
+  static async start(options: ServiceOptions): Promise<ServiceProcess> {
+    const port = options.port ?? (await freePort());
+    const logFile = join(options.logDir, `${options.name}-${port}.log`);
+    const out = openSync(logFile, 'a');
+    const profile = options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
+    const started = performance.now();
+    const child = spawn(process.execPath, [...profile, '--import', 'tsx', `services/${options.name}/src/main.ts`], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, LOG_LEVEL: 'warn', ...options.env, PORT: String(port), HOST: '127.0.0.1' },
+      stdio: ['ignore', out, out],
+    });
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + (options.healthTimeoutMs ?? 120_000);
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`${options.name} exited with ${child.exitCode}; see ${logFile}`);
+      try {
+        if ((await fetch(`${baseUrl}/health`)).ok) return new ServiceProcess(options.name, child, port, performance.now() - started, logFile);
+      } catch {
+        // not listening yet
+      }
+      await sleep(10);
+    }
+    child.kill('SIGKILL');
+    throw new Error(`${options.name} was not healthy in time; see ${logFile}`);
+  }
+
+  get baseUrl(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  memory(): MemoryReading {
+    const status = readFileSync(`/proc/${this.child.pid}/status`, 'utf8');
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
+    return { rssMb: kb('VmRSS') / 1024, peakRssMb: kb('VmHWM') / 1024 };
+  }
+
+  /** SIGTERM (a clean stop writes the CPU profile), SIGKILL if it takes longer than `graceMs`. */
+  async stop(graceMs = 30_000): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const exited = new Promise<void>((r) => this.child.once('exit', () => r()));
+    this.child.kill('SIGTERM');
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), graceMs);
+    await exited;
+    clearTimeout(timer);
+  }
+}

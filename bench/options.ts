@@ -1,0 +1,104 @@
+/** `npm run bench -- [options]`: what to run, at which scale, and where the report goes. */
+import type { Mode } from './deployments/deployment';
+
+export const SCENARIOS = ['ingest', 'batch', 'kafka', 'reads', 'search', 'restore', 'overload', 'raw'] as const;
+export type Scenario = (typeof SCENARIOS)[number];
+
+export interface BenchOptions {
+  readonly modes: readonly Mode[];
+  readonly entities: number;
+  readonly seed: number;
+  readonly scenarios: ReadonlySet<Scenario>;
+  /** Concurrent ingest clients (the reference's REST sink sends from 16). */
+  readonly clients: number;
+  /** Concurrent clients of the read and search scenarios. */
+  readonly readClients: number;
+  readonly batchSize: number;
+  readonly batchEntities: number;
+  readonly maxIngestSeconds: number;
+  /** Requests of each read and search kind, bounded by `readSeconds` too. */
+  readonly readRequests: number;
+  readonly readSeconds: number;
+  readonly kafkaRate: number;
+  readonly kafkaEntities: number;
+  readonly overloadClients: number;
+  readonly overloadSeconds: number;
+  readonly profile: boolean;
+  readonly out?: string;
+  readonly keepData: boolean;
+}
+
+export const USAGE = `usage: npm run bench -- [options]
+  --mode embedded|distributed|both   deployments to measure (default embedded)
+  --entities N                       catalog size (default 10000; 100000 and 1000000 are the documented scales)
+  --seed N                           catalog seed (default 42)
+  --scenarios a,b,...                of ${SCENARIOS.join(', ')} (default all; kafka only runs distributed)
+  --clients N                        concurrent ingest clients (default 16)
+  --read-clients N                   concurrent read/search clients (default 4)
+  --batch-size N                     proposals per ingestProposalBatch request (default 100)
+  --batch-entities N                 entities ingested through ingestProposalBatch (default entities/5)
+  --max-ingest-seconds N             cap of each ingest phase (default 900)
+  --read-requests N                  requests per read/search kind (default 2000)
+  --read-seconds N                   cap per read/search kind (default 15)
+  --kafka-rate N                     proposals/s produced straight to Kafka (default 2000)
+  --kafka-entities N                 entities produced straight to Kafka (default entities/10)
+  --overload-clients N               clients of the overload scenario (default 512)
+  --overload-seconds N               its duration (default 20)
+  --profile                          CPU-profile the service processes and summarize the hot spots
+  --out FILE                         JSON report (default bench/reports/<mode>-<entities>-<time>.json)
+  --keep-data                        keep the embedded data directory`;
+
+export function parseOptions(argv: readonly string[]): BenchOptions {
+  const values = new Map<string, string>();
+  const flags = new Set<string>();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--help' || a === '-h') throw new Error(USAGE);
+    if (!a.startsWith('--')) throw new Error(`unexpected argument ${a}\n${USAGE}`);
+    if (a === '--profile' || a === '--keep-data') flags.add(a);
+    else {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${a} needs a value`);
+      values.set(a, v);
+    }
+  }
+  const int = (name: string, fallback: number) => {
+    const raw = values.get(name);
+    values.delete(name);
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got ${raw}`);
+    return n;
+  };
+  const mode = values.get('--mode') ?? 'embedded';
+  values.delete('--mode');
+  if (!['embedded', 'distributed', 'both'].includes(mode)) throw new Error(`--mode must be embedded, distributed or both\n${USAGE}`);
+  const scenarioList = (values.get('--scenarios') ?? SCENARIOS.join(',')).split(',').map((s) => s.trim());
+  values.delete('--scenarios');
+  for (const s of scenarioList) if (!(SCENARIOS as readonly string[]).includes(s)) throw new Error(`unknown scenario ${s}\n${USAGE}`);
+  const out = values.get('--out');
+  values.delete('--out');
+  const entities = int('--entities', 10_000);
+  const options: BenchOptions = {
+    modes: mode === 'both' ? ['embedded', 'distributed'] : [mode as Mode],
+    entities,
+    seed: int('--seed', 42),
+    scenarios: new Set(scenarioList as Scenario[]),
+    clients: int('--clients', 16),
+    readClients: int('--read-clients', 4),
+    batchSize: int('--batch-size', 100),
+    batchEntities: int('--batch-entities', Math.max(100, Math.floor(entities / 5))),
+    maxIngestSeconds: int('--max-ingest-seconds', 900),
+    readRequests: int('--read-requests', 2000),
+    readSeconds: int('--read-seconds', 15),
+    kafkaRate: int('--kafka-rate', 2000),
+    kafkaEntities: int('--kafka-entities', Math.max(100, Math.floor(entities / 10))),
+    overloadClients: int('--overload-clients', 512),
+    overloadSeconds: int('--overload-seconds', 20),
+    profile: flags.has('--profile'),
+    ...(out ? { out } : {}),
+    keepData: flags.has('--keep-data'),
+  };
+  if (values.size) throw new Error(`unknown option ${[...values.keys()].join(', ')}\n${USAGE}`);
+  return options;
+}

@@ -1,0 +1,125 @@
+/** The run's figures: a table on stdout and a JSON report with the machine, the options and the targets. */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, freemem, loadavg, release, totalmem } from 'node:os';
+import { dirname } from 'node:path';
+import type { RawResult } from './raw/aspect-rows';
+import type { IngestResult } from './scenarios/ingest';
+import type { KafkaProduceResult } from './scenarios/kafka-produce';
+import type { LoopResult } from './scenarios/closed-loop';
+import type { OverloadResult } from './scenarios/overload';
+import type { RestoreResult } from './scenarios/restore';
+import type { SearchKind } from './scenarios/search';
+import type { ProfileSummary } from './profile-summary';
+import type { TargetCheck } from './targets';
+
+export interface Footprint {
+  readonly startToHealthyMs: number;
+  readonly idleRssMb: number;
+  readonly rssAfterLoadMb?: number;
+  readonly peakRssMb?: number;
+  /** Restart on the loaded data. */
+  readonly restartToHealthyMs?: number;
+  readonly rssAfterRestartMb?: number;
+}
+
+export interface ModeReport {
+  readonly catalog: { readonly entities: number; readonly proposals?: number };
+  footprint: Footprint;
+  ingest?: IngestResult;
+  batch?: IngestResult;
+  kafka?: KafkaProduceResult;
+  reads?: { single: LoopResult; batch: LoopResult };
+  search?: Record<SearchKind, LoopResult>;
+  restore?: RestoreResult;
+  overload?: OverloadResult;
+  raw?: { sqlite?: RawResult; mongoBulk?: RawResult; mongoSingle?: RawResult; elasticBulk?: RawResult };
+  /** Pipeline figure ÷ the raw backend's, in the same run. */
+  ratios?: Record<string, number>;
+  profiles?: Record<string, ProfileSummary>;
+  errors?: Record<string, string>;
+}
+
+export interface BenchReport {
+  readonly generatedAt: string;
+  readonly command: string;
+  readonly machine: Record<string, unknown>;
+  readonly options: Record<string, unknown>;
+  readonly modes: Record<string, ModeReport>;
+  readonly targets: TargetCheck[];
+}
+
+export function machine(): Record<string, unknown> {
+  const cpu = cpus();
+  return {
+    cpus: cpu.length,
+    cpuModel: cpu[0]?.model,
+    memoryMb: Math.round(totalmem() / 2 ** 20),
+    freeMemoryMb: Math.round(freemem() / 2 ** 20),
+    loadAverage: loadavg().map((l) => Math.round(l * 100) / 100),
+    node: process.version,
+    os: `${process.platform} ${release()}`,
+  };
+}
+
+const fmt = (v: number | undefined, unit = '') => (v === undefined ? '-' : `${Number.isInteger(v) ? v : v.toFixed(1)}${unit}`);
+const lat = (l: Record<string, number | undefined> | undefined, keys = ['p50', 'p99']) => (l ? keys.map((k) => `${k} ${fmt(l[k])}`).join(' / ') + ' ms' : '-');
+
+/** One line per figure: scenario, what was measured, the value. */
+export function tableRows(report: ModeReport): [string, string, string][] {
+  const rows: [string, string, string][] = [];
+  const f = report.footprint;
+  rows.push(['footprint', 'start to healthy (empty / loaded)', `${fmt(f.startToHealthyMs, ' ms')} / ${fmt(f.restartToHealthyMs, ' ms')}`]);
+  rows.push(['footprint', 'RSS idle / after load / peak / after restart', `${fmt(f.idleRssMb)} / ${fmt(f.rssAfterLoadMb)} / ${fmt(f.peakRssMb)} / ${fmt(f.rssAfterRestartMb)} MB`]);
+  const ingest = (name: string, r: IngestResult | undefined) => {
+    if (!r) return;
+    rows.push([name, 'proposals acknowledged', `${r.proposals} in ${r.seconds} s = ${r.proposalsPerSecond}/s (429: ${r.tooManyRequests}, failed: ${r.failed})`]);
+    rows.push([name, 'request latency', lat(r.latencyMs)]);
+    rows.push([name, 'index lag', `${lat(r.indexLagMs)}; all searchable ${fmt(r.allSearchableAfterMs, ' ms')} after the last ack`]);
+  };
+  ingest('ingest', report.ingest);
+  ingest('batch', report.batch);
+  if (report.kafka) {
+    const k = report.kafka;
+    rows.push(['kafka', 'produced (acked by Kafka)', `${k.proposals} in ${k.seconds} s = ${k.proposalsPerSecond}/s`]);
+    rows.push(['kafka', 'index lag', `${lat(k.indexLagMs)}; all searchable ${fmt(k.allSearchableAfterMs, ' ms')} after the last ack`]);
+  }
+  if (report.reads) {
+    rows.push(['reads', 'entitiesV2 get', `${lat(report.reads.single.latencyMs, ['p50', 'p99'])} (${report.reads.single.perSecond}/s)`]);
+    rows.push(['reads', 'entitiesV2 batch get of 10', `${lat(report.reads.batch.latencyMs, ['p50', 'p99'])} (${report.reads.batch.perSecond}/s)`]);
+  }
+  for (const [kind, r] of Object.entries(report.search ?? {})) {
+    rows.push(['search', kind, `${lat(r.latencyMs, ['p50', 'p95', 'p99'])} (${r.perSecond}/s${r.errors ? `, ${r.errors} errors` : ''})`]);
+  }
+  if (report.restore) rows.push(['restore', 'full index rebuild', `${report.restore.aspects} aspects in ${report.restore.seconds} s = ${report.restore.aspectsPerSecond}/s`]);
+  if (report.overload) {
+    const o = report.overload;
+    rows.push(['overload', `${o.clients} clients for ${o.seconds} s`, `${o.acknowledged} acked (${o.acknowledgedPerSecond}/s), 429: ${o.tooManyRequests}, 504: ${o.timedOut504}, errors: ${o.otherErrors}`]);
+    rows.push(['overload', 'latency / max lag / peak RSS', `${lat(o.latencyMs)} / ${o.maxLag} records / ${o.peakRssMb} MB`]);
+    rows.push(['overload', 'acknowledged writes missing afterwards', `${o.missing} of ${o.checked} (drained ${fmt(o.drainedAfterMs, ' ms')} after)`]);
+  }
+  for (const [name, r] of Object.entries(report.raw ?? {})) if (r) rows.push(['raw', name, `${r.rows} rows in ${r.seconds} s = ${r.rowsPerSecond}/s`]);
+  for (const [name, ratio] of Object.entries(report.ratios ?? {})) rows.push(['ratio', name, ratio.toFixed(3)]);
+  for (const [name, error] of Object.entries(report.errors ?? {})) rows.push(['error', name, error.slice(0, 200)]);
+  return rows;
+}
+
+export function formatTable(rows: [string, string, string][]): string {
+  const w0 = Math.max(...rows.map((r) => r[0].length));
+  const w1 = Math.max(...rows.map((r) => r[1].length));
+  return rows.map(([a, b, c]) => `  ${a.padEnd(w0)}  ${b.padEnd(w1)}  ${c}`).join('\n');
+}
+
+export function formatTargets(checks: TargetCheck[]): string {
+  return checks
+    .map((c) => {
+      const status = c.met === undefined ? 'n/a ' : c.met ? 'met ' : 'MISS';
+      const off = c.missedBy !== undefined ? ` (off by ${Math.round(c.missedBy * 100)}%)` : '';
+      return `  ${status}  ${c.mode.padEnd(11)} ${c.name.padEnd(62)} ${c.target.padEnd(12)} actual ${fmt(c.actual)}${off}`;
+    })
+    .join('\n');
+}
+
+export function writeReport(file: string, report: BenchReport): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+}

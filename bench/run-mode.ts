@@ -1,0 +1,201 @@
+/**
+ * One deployment mode through every scenario asked for, in an order where each builds on the
+ * last: load the catalog, read and search it, ingest in batches, rebuild the indexes, restart;
+ * then overload a fresh deployment, and write the same rows straight to the raw backends.
+ */
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { CatalogClient } from './client/catalog-client';
+import { backendsFromEnv, type Backends } from './deployments/backends';
+import type { Deployment, Mode } from './deployments/deployment';
+import { startDistributed } from './deployments/distributed';
+import { startEmbedded } from './deployments/embedded';
+import { SyntheticCatalog } from './generator/catalog';
+import type { BenchOptions } from './options';
+import { summarizeProfile } from './profile-summary';
+import { rawElastic } from './raw/raw-elastic';
+import { rawMongo } from './raw/raw-mongo';
+import { rawSqlite } from './raw/raw-sqlite';
+import type { ModeReport } from './report';
+import { runIngest } from './scenarios/ingest';
+import { runKafkaProduce } from './scenarios/kafka-produce';
+import { runOverload } from './scenarios/overload';
+import { ProposalFeed } from './scenarios/proposal-feed';
+import { runReads } from './scenarios/reads';
+import { runRestore } from './scenarios/restore';
+import { runSearch } from './scenarios/search';
+import { round } from './stats';
+
+/** Names of the catalogs of a run: each scenario writes entities of its own. */
+const NAMESPACES = { load: 'c', batch: 'b', kafka: 'k', overload: 'o' } as const;
+/** The bound the overload deployment runs with, so a short run reaches it. */
+const OVERLOAD_MAX_INDEX_LAG = 10_000;
+const RAW_SECONDS = 60;
+
+export interface RunContext {
+  readonly options: BenchOptions;
+  readonly runId: string;
+  readonly workDir: string;
+  log(message: string): void;
+}
+
+function catalogOf(ctx: RunContext, namespace: string, entities: number, timeseries = true): SyntheticCatalog {
+  return new SyntheticCatalog({ entities, seed: ctx.options.seed, namespace, timeseries });
+}
+
+/** Names every topic, index and database of one distributed deployment of the run. */
+const prefixOf = (ctx: RunContext, label: string) => `bench${ctx.runId}${label}`.toLowerCase();
+
+async function deploy(ctx: RunContext, mode: Mode, backends: Backends, label: string, env: Record<string, string> = {}): Promise<Deployment> {
+  const logDir = join(ctx.workDir, 'logs');
+  mkdirSync(logDir, { recursive: true });
+  const profileDir = ctx.options.profile ? join(ctx.workDir, 'profiles', `${mode}-${label}`) : undefined;
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
+  const common = { logDir, env, ...(profileDir ? { profileDir } : {}) };
+  return mode === 'embedded'
+    ? startEmbedded({ ...common, keepData: ctx.options.keepData })
+    : startDistributed({ ...common, backends, prefix: prefixOf(ctx, label) });
+}
+
+/** The main thread's profile of each service process (the largest file per process). */
+function profilesOf(dir: string): Record<string, ReturnType<typeof summarizeProfile>> {
+  const byProcess = new Map<string, string>();
+  for (const f of readdirSync(dir).filter((n) => n.endsWith('.cpuprofile'))) {
+    const pid = f.split('.')[3]!;
+    const current = byProcess.get(pid);
+    if (!current || statSync(join(dir, f)).size > statSync(join(dir, current)).size) byProcess.set(pid, f);
+  }
+  return Object.fromEntries([...byProcess.values()].map((f) => [f, summarizeProfile(join(dir, f), 20)]));
+}
+
+/** Runs a scenario; a failure is recorded in the report and the run goes on. */
+async function attempt(ctx: RunContext, report: ModeReport, name: string, run: () => Promise<void>): Promise<void> {
+  ctx.log(`${name}...`);
+  try {
+    await run();
+  } catch (err) {
+    (report.errors ??= {})[name] = (err as Error).stack ?? String(err);
+    ctx.log(`${name} failed: ${(err as Error).message}`);
+  }
+}
+
+export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> {
+  const { options } = ctx;
+  const has = (s: Parameters<typeof options.scenarios.has>[0]) => options.scenarios.has(s);
+  const backends = backendsFromEnv();
+  const catalog = catalogOf(ctx, NAMESPACES.load, options.entities);
+  ctx.log(`${mode}: starting`);
+  const deployment = await deploy(ctx, mode, backends, 'main');
+  const report: ModeReport = {
+    catalog: { entities: catalog.shape.total },
+    footprint: { startToHealthyMs: round(deployment.startToHealthyMs, 0)!, idleRssMb: round(deployment.memory().rssMb, 0)! },
+  };
+  const client = new CatalogClient(deployment.baseUrl, Math.max(options.clients, options.readClients) + 2);
+  let searchable = 0;
+  try {
+    if (has('ingest')) {
+      await attempt(ctx, report, 'ingest', async () => {
+        const feed = new ProposalFeed(catalog);
+        report.ingest = await runIngest(client, feed, { clients: options.clients, batchSize: 1, maxSeconds: options.maxIngestSeconds, expectSearchable: (n) => n });
+        searchable += feed.entities;
+        const memory = deployment.memory();
+        report.footprint = { ...report.footprint, rssAfterLoadMb: round(memory.rssMb, 0)!, peakRssMb: round(memory.peakRssMb, 0)! };
+      });
+    }
+    if (has('reads')) {
+      await attempt(ctx, report, 'reads', async () => {
+        report.reads = await runReads(client, catalog, { clients: options.readClients, requests: options.readRequests, seconds: options.readSeconds });
+      });
+    }
+    if (has('search')) {
+      await attempt(ctx, report, 'search', async () => {
+        report.search = await runSearch(client, catalog, { clients: options.readClients, requests: options.readRequests, seconds: options.readSeconds });
+      });
+    }
+    if (has('batch')) {
+      await attempt(ctx, report, 'batch', async () => {
+        const feed = new ProposalFeed(catalogOf(ctx, NAMESPACES.batch, options.batchEntities));
+        const before = searchable;
+        report.batch = await runIngest(client, feed, { clients: options.clients, batchSize: options.batchSize, maxSeconds: options.maxIngestSeconds, expectSearchable: (n) => before + n });
+        searchable += feed.entities;
+      });
+    }
+    if (has('kafka') && mode === 'distributed') {
+      await attempt(ctx, report, 'kafka', async () => {
+        const feed = new ProposalFeed(catalogOf(ctx, NAMESPACES.kafka, options.kafkaEntities));
+        const before = searchable;
+        report.kafka = await runKafkaProduce(client, feed, {
+          brokers: backends.kafka,
+          topic: `${prefixOf(ctx, 'main')}_MetadataChangeProposal_v1`,
+          registryUrl: `${deployment.baseUrl}/schema-registry/api`,
+          rate: options.kafkaRate,
+          maxSeconds: options.maxIngestSeconds,
+          expectSearchable: before + options.kafkaEntities,
+        });
+        searchable += feed.entities;
+      });
+    }
+    if (has('restore')) {
+      await attempt(ctx, report, 'restore', async () => {
+        report.restore = await runRestore(client, deployment.baseUrl, searchable, options.maxIngestSeconds * 1000);
+      });
+    }
+    await attempt(ctx, report, 'restart', async () => {
+      const restartMs = await deployment.restart();
+      report.footprint = { ...report.footprint, restartToHealthyMs: round(restartMs, 0)!, rssAfterRestartMb: round(deployment.memory().rssMb, 0)! };
+    });
+  } finally {
+    client.close();
+    await deployment.stop();
+  }
+
+  if (has('overload')) {
+    await attempt(ctx, report, 'overload', async () => {
+      const fresh = await deploy(ctx, mode, backends, 'overload', { MAX_INDEX_LAG: String(OVERLOAD_MAX_INDEX_LAG) });
+      const overloadClient = new CatalogClient(fresh.baseUrl, options.overloadClients + 4, 60_000);
+      try {
+        report.overload = await runOverload(fresh, overloadClient, catalogOf(ctx, NAMESPACES.overload, options.entities * 10, false), {
+          clients: options.overloadClients,
+          seconds: options.overloadSeconds,
+          drainTimeoutMs: options.maxIngestSeconds * 1000,
+        });
+      } finally {
+        overloadClient.close();
+        await fresh.stop();
+      }
+    });
+  }
+
+  if (has('raw')) {
+    const rows = report.ingest?.proposals ?? catalog.shape.total * 6;
+    const raw: NonNullable<ModeReport['raw']> = {};
+    report.raw = raw;
+    if (mode === 'embedded') {
+      await attempt(ctx, report, 'raw sqlite', async () => {
+        raw.sqlite = await rawSqlite(catalog, rows, RAW_SECONDS);
+      });
+    } else {
+      const database = prefixOf(ctx, 'raw');
+      await attempt(ctx, report, 'raw mongo', async () => {
+        raw.mongoBulk = await rawMongo(backends.mongodb, database, catalog, rows, RAW_SECONDS);
+        raw.mongoSingle = await rawMongo(backends.mongodb, database, catalog, rows, RAW_SECONDS, { clients: options.clients });
+      });
+      await attempt(ctx, report, 'raw elasticsearch', async () => {
+        raw.elasticBulk = await rawElastic(backends.elasticsearch, `${database}_aspects`, catalog, rows, RAW_SECONDS);
+      });
+    }
+    const ratios: Record<string, number> = {};
+    const ingestRate = report.ingest?.proposalsPerSecond;
+    if (ingestRate && raw.sqlite) ratios['ingestProposal / raw SQLite upserts'] = round(ingestRate / raw.sqlite.rowsPerSecond, 3)!;
+    if (ingestRate && raw.mongoBulk) ratios['ingestProposal / raw MongoDB bulk upserts'] = round(ingestRate / raw.mongoBulk.rowsPerSecond, 3)!;
+    if (ingestRate && raw.mongoSingle) ratios['ingestProposal / raw MongoDB single upserts'] = round(ingestRate / raw.mongoSingle.rowsPerSecond, 3)!;
+    if (report.restore && raw.elasticBulk) ratios['rebuild / raw Elasticsearch bulk'] = round(report.restore.aspectsPerSecond / raw.elasticBulk.rowsPerSecond, 3)!;
+    report.ratios = ratios;
+  }
+
+  if (options.profile) {
+    const dir = join(ctx.workDir, 'profiles', `${mode}-main`);
+    report.profiles = profilesOf(dir);
+  }
+  return report;
+}

@@ -1,0 +1,47 @@
+/** `clients` concurrent clients sending requests back to back, bounded by a count and a duration. */
+import type { HttpReply } from '../client/http-client';
+import { now, round, Samples } from '../stats';
+
+export interface LoopResult {
+  readonly requests: number;
+  readonly perSecond: number;
+  readonly latencyMs: Record<string, number | undefined>;
+  readonly errors: number;
+  readonly firstError?: string;
+}
+
+export async function closedLoop(clients: number, requests: number, seconds: number, request: (i: number) => Promise<HttpReply>): Promise<LoopResult> {
+  const latency = new Samples();
+  let sent = 0;
+  let errors = 0;
+  let firstError: string | undefined;
+  const started = now();
+  const deadline = started + seconds * 1000;
+  const worker = async () => {
+    while (sent < requests && now() < deadline) {
+      const i = sent++;
+      const t0 = now();
+      try {
+        const reply = await request(i);
+        if (reply.status !== 200 || reply.body.includes('"errors":[')) {
+          errors++;
+          firstError ??= `HTTP ${reply.status}: ${reply.body.slice(0, 300)}`;
+          continue;
+        }
+      } catch (err) {
+        errors++;
+        firstError ??= (err as Error).message;
+        continue;
+      }
+      latency.add(now() - t0);
+    }
+  };
+  await Promise.all(Array.from({ length: clients }, worker));
+  return {
+    requests: sent,
+    perSecond: round(sent / ((now() - started) / 1000), 0)!,
+    latencyMs: latency.summary([50, 95, 99]),
+    errors,
+    ...(firstError ? { firstError } : {}),
+  };
+}

@@ -1,0 +1,105 @@
+/**
+ * Proposals produced straight to Kafka by a plain Avro producer, as any producer may: the
+ * reference's MCP schema registered with gms's schema registry, Confluent-framed values, the URN
+ * as key, at a steady rate. Figures: the rate Kafka acknowledged, and index lag from those acks.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Type } from 'avsc';
+import { Kafka, logLevel, Partitioners } from 'kafkajs';
+import { frame, type MetadataChangeProposal } from '@cairn/events';
+import type { CatalogClient } from '../client/catalog-client';
+import { REPO_ROOT } from '../deployments/service-process';
+import { now, round, sleep } from '../stats';
+import { IndexLagProbe, untilSearchable } from './index-lag-probe';
+import type { FedProposal, ProposalFeed } from './proposal-feed';
+
+export interface KafkaProduceOptions {
+  readonly brokers: string;
+  readonly topic: string;
+  readonly registryUrl: string;
+  readonly rate: number;
+  readonly maxSeconds: number;
+  readonly expectSearchable: number;
+}
+
+export interface KafkaProduceResult {
+  readonly proposals: number;
+  readonly seconds: number;
+  readonly proposalsPerSecond: number;
+  readonly indexLagMs: Record<string, number | undefined>;
+  readonly lagMarkersNeverFound: number;
+  readonly allSearchableAfterMs?: number;
+}
+
+const TICK_MS = 20;
+
+async function registerSchema(registryUrl: string, topic: string, schema: string): Promise<number> {
+  const res = await fetch(`${registryUrl}/subjects/${topic}-value/versions`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/vnd.schemaregistry.v1+json' },
+    body: JSON.stringify({ schema }),
+  });
+  if (!res.ok) throw new Error(`schema registration failed: ${await res.text()}`);
+  return ((await res.json()) as { id: number }).id;
+}
+
+export async function runKafkaProduce(client: CatalogClient, feed: ProposalFeed, options: KafkaProduceOptions): Promise<KafkaProduceResult> {
+  const avsc = readFileSync(join(REPO_ROOT, 'schemas/avro/MetadataChangeProposal.avsc'), 'utf8');
+  const schemaId = await registerSchema(options.registryUrl, options.topic, avsc);
+  const type = Type.forSchema(JSON.parse(avsc));
+  const encode = (p: MetadataChangeProposal) =>
+    frame(
+      schemaId,
+      type.toBuffer({
+        auditHeader: null,
+        entityType: p.entityType,
+        entityUrn: p.entityUrn ?? null,
+        entityKeyAspect: null,
+        changeType: p.changeType,
+        aspectName: p.aspectName ?? null,
+        aspect: p.aspect ? { value: Buffer.from(p.aspect.value), contentType: p.aspect.contentType } : null,
+        systemMetadata: null,
+      }),
+    );
+  const kafka = new Kafka({ clientId: 'cairn-bench-producer', brokers: options.brokers.split(','), logLevel: logLevel.NOTHING });
+  const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
+  await producer.connect();
+  const probe = new IndexLagProbe(client);
+  probe.start();
+  let produced = 0;
+  const started = now();
+  const deadline = started + options.maxSeconds * 1000;
+  const inFlight: Promise<void>[] = [];
+  try {
+    for (let tick = 1; now() < deadline; tick++) {
+      const due = Math.floor((options.rate * (now() - started)) / 1000) - produced;
+      const items: FedProposal[] = due > 0 ? feed.take(due) : [];
+      if (due > 0 && items.length === 0) break;
+      if (items.length) {
+        produced += items.length;
+        inFlight.push(
+          producer.send({ topic: options.topic, messages: items.map((i) => ({ key: i.proposal.entityUrn!, value: encode(i.proposal) })) }).then(() => {
+            for (const i of items) if (i.createsEntity) probe.acknowledged(i.proposal.entityUrn!);
+          }),
+        );
+      }
+      await sleep(Math.max(0, started + tick * TICK_MS - now()));
+    }
+    await Promise.all(inFlight);
+  } finally {
+    await producer.disconnect();
+  }
+  const lastAck = now();
+  const seconds = (lastAck - started) / 1000;
+  const neverFound = await probe.finish(120_000);
+  const allSearchableAfterMs = await untilSearchable(client, options.expectSearchable, lastAck, 120_000);
+  return {
+    proposals: produced,
+    seconds: round(seconds)!,
+    proposalsPerSecond: round(produced / seconds, 0)!,
+    indexLagMs: probe.lags.summary([50, 99]),
+    lagMarkersNeverFound: neverFound,
+    ...(allSearchableAfterMs !== undefined ? { allSearchableAfterMs: round(allSearchableAfterMs, 0) } : {}),
+  };
+}
