@@ -32,16 +32,23 @@ export async function startEmbeddedCatalog(config: StandaloneConfig): Promise<Ru
     startSearchIndexer(ports, registry, metrics),
     startTimeseriesIndexer(ports, registry, metrics),
   ];
+  const stopPipeline = async () => {
+    await Promise.all(consumers.map((c) => c.stop()));
+    await ports.close();
+  };
   const secrets = { production: config.production, generatedFile: join(config.dataDir, 'auth-secrets.json') };
-  const api = await startApi(ports, registry, notifier, metrics, config, { serverType: 'standalone', secrets });
+  // A refused start (missing secrets in production) leaves no consumer running and the store closed.
+  const api = await startApi(ports, registry, notifier, metrics, config, { serverType: 'standalone', secrets }).catch(async (err: unknown) => {
+    await stopPipeline();
+    throw err;
+  });
   createLogger('standalone').info('listening', { host: config.host, port: api.port, dataDir: config.dataDir });
   return {
     ...api,
     ports,
     close: async () => {
       await api.close();
-      await Promise.all(consumers.map((c) => c.stop()));
-      await ports.close();
+      await stopPipeline();
     },
   };
 }

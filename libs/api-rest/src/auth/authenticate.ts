@@ -45,15 +45,18 @@ export function authenticateRequests(services: AuthServices, options: Authentica
     }
     const path = unprefixed(req.path);
     if (req.method === 'GET' && PUBLIC_GETS.includes(path.replace(/\/+$/, '') || '/')) return next();
-    const fail = (message: string) => {
-      const wait = failures.take(clientAddress(req));
-      if (wait > 0) res.set('Retry-After', String(wait));
-      refuse(req, res, wait > 0 ? 429 : 401, wait > 0 ? 'Too many failed authentications; retry later' : message, options.cookiePostPaths);
-    };
+    const unauthenticated = (message: string) => refuse(req, res, 401, message, options.cookiePostPaths);
     const header = credentialsOf(req.headers.authorization);
-    if (header === 'malformed') return fail('Invalid credentials: the Authorization header must be "Bearer <token>" or "Basic <clientId>:<secret>"');
+    if (header === 'malformed') return unauthenticated('Invalid credentials: the Authorization header must be "Bearer <token>" or "Basic <clientId>:<secret>"');
     const credentials = header ?? fromCookie(req);
-    if (!credentials) return fail('Authentication required: send "Authorization: Bearer <token>" (or log in at POST /logIn for a session)');
+    if (!credentials) return unauthenticated('Authentication required: send "Authorization: Bearer <token>" (or log in at POST /logIn for a session)');
+    // Only secrets that could be guessed are rate limited: a token's signature cannot be.
+    const guessable = credentials.kind === 'basic';
+    const address = clientAddress(req);
+    if (guessable && failures.peek(address) > 0) {
+      res.set('Retry-After', String(failures.peek(address)));
+      return refuse(req, res, 429, 'Too many failed authentications from this address; retry later', options.cookiePostPaths);
+    }
     try {
       const actor = await authenticator!.authenticate(credentials, header === undefined);
       if (!actor.system) {
@@ -67,8 +70,9 @@ export function authenticateRequests(services: AuthServices, options: Authentica
       res.locals.auth = services.forActor(actor);
       next();
     } catch (err) {
-      if (err instanceof RestliError && err.status === 401) return fail(err.message);
-      next(err);
+      if (!(err instanceof RestliError) || err.status !== 401) return next(err);
+      if (guessable) failures.take(address);
+      unauthenticated(err.message);
     }
   };
 }

@@ -26,7 +26,8 @@ export interface NewUser {
 export class AccountError extends Error {}
 
 const USERNAME = /^[A-Za-z0-9][A-Za-z0-9._@+-]{0,99}$/;
-const IDENTITY_ASPECTS = ['groupMembership', 'nativeGroupMembership', 'roleMembership', 'corpUserStatus'];
+/** The aspects of a user that authorization reads. */
+export const IDENTITY_ASPECTS = ['groupMembership', 'nativeGroupMembership', 'roleMembership', 'corpUserStatus'];
 
 export const corpUserUrn = (username: string) => `urn:li:corpuser:${username}`;
 
@@ -57,7 +58,7 @@ export class Accounts {
     return identity;
   }
 
-  /** A user's own edits (role, groups) show at once in this process. */
+  /** Changes of a user's roles or groups show at once in this process. */
   forget(urn: string): void {
     this.identities.delete(urn);
   }

@@ -3,10 +3,10 @@ import { applyPatch } from '@cairn/core';
 import type { AspectStore } from '@cairn/ports';
 import type { CheckedProposal } from '@cairn/pipeline';
 import { forbidden } from '../errors';
-import { policyGrants, type Owner, type ResourceFacts } from '../policies';
+import { POLICY_ENTITY, policyGrants, type Owner, type ResourceFacts } from '../policies';
 import type { PrivilegeCatalog } from '../privileges';
 import { needsValues, writeRequirements, type Requirement } from '../write-requirements';
-import type { Accounts } from './accounts';
+import { IDENTITY_ASPECTS, type Accounts } from './accounts';
 import type { PolicyStore } from './policy-store';
 
 export interface ResourceRef {
@@ -54,6 +54,7 @@ export class Authorizer {
    * (403) before anything is queued.
    */
   async authorizeProposals(actor: string, proposals: readonly CheckedProposal[]): Promise<void> {
+    this.forgetChanged(proposals);
     if (this.isSystem(actor)) return;
     const existing = new Map<string, Promise<boolean>>();
     const exists = (urn: string) => {
@@ -78,6 +79,17 @@ export class Authorizer {
           throw forbidden(`${actor} may not write ${aspect} of ${p.urn}; that needs ${describe(r)}`);
         }
       }
+    }
+  }
+
+  /**
+   * Writes to memberships, roles or policies show in this process's next decisions instead of
+   * after the cache expires (the write is applied before its request answers).
+   */
+  private forgetChanged(proposals: readonly CheckedProposal[]): void {
+    for (const p of proposals) {
+      if (p.entity.name === POLICY_ENTITY) this.policies.forget();
+      else if (p.entity.name === 'corpuser' && (IDENTITY_ASPECTS.includes(p.aspect.name) || p.aspect.kind === 'key')) this.accounts.forget(p.urn);
     }
   }
 

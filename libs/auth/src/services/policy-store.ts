@@ -38,6 +38,10 @@ export class PolicyStore {
     return row ? { urn, info: JSON.parse(row.metadata) as PolicyInfo } : undefined;
   }
 
+  forget(): void {
+    this.cache.clear();
+  }
+
   async save(policies: readonly StoredPolicy[], actor: string): Promise<void> {
     await this.proposer.propose(policies.map((p) => upsert(POLICY_ENTITY, p.urn, POLICY_INFO, p.info)), { actor });
     this.cache.clear();

@@ -1,0 +1,184 @@
+/**
+ * Who may do what, with authentication on: every kind of actor (anonymous, bad, expired and
+ * revoked tokens, a plain user, an editor, an admin, the system client) against every family of
+ * endpoints, with the status each gets; a refused write leaves the store as it was.
+ */
+import { signJwt } from '@cairn/auth';
+import { AUTH_ENV, bearer, createToken, createUser, SIGNING_KEY, SYSTEM } from '../support/auth';
+import { call, enc, proposal, startEmbeddedTarget, type Target } from '../support/target';
+
+type ActorName = 'anonymous' | 'badToken' | 'foreignToken' | 'expiredToken' | 'revokedToken' | 'reader' | 'editor' | 'admin' | 'system';
+const ACTORS: ActorName[] = ['anonymous', 'badToken', 'foreignToken', 'expiredToken', 'revokedToken', 'reader', 'editor', 'admin', 'system'];
+const UNAUTHENTICATED: ActorName[] = ['anonymous', 'badToken', 'foreignToken', 'expiredToken', 'revokedToken'];
+
+let t: Target;
+const headers = {} as Record<ActorName, Record<string, string>>;
+const users = {} as Record<'reader' | 'editor' | 'admin', string>;
+
+const dataset = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,matrix_${name},PROD)`;
+const TAG = 'urn:li:tag:matrix';
+
+beforeAll(async () => {
+  t = await startEmbeddedTarget(AUTH_ENV);
+  for (const role of ['reader', 'editor', 'admin'] as const) {
+    users[role] = await createUser(t, `matrix_${role}`, `${role}-password`, role === 'reader' ? undefined : role === 'editor' ? 'Editor' : 'Admin');
+    headers[role] = bearer((await createToken(t, users[role], SYSTEM)).token);
+  }
+  const revoked = await createToken(t, users.admin, SYSTEM);
+  await call(t, 'POST', '/api/graphql', { query: 'mutation($id: String!) { revokeAccessToken(tokenId: $id) }', variables: { id: revoked.id } }, SYSTEM);
+  const past = Math.floor(Date.now() / 1000) - 60;
+  const claims = { actorType: 'USER', actorId: 'matrix_admin', type: 'PERSONAL', version: '2', jti: 'x', sub: 'matrix_admin', iss: 'datahub-metadata-service' };
+  Object.assign(headers, {
+    anonymous: {},
+    badToken: bearer('not-a-token'),
+    foreignToken: bearer(signJwt({ ...claims, type: 'SESSION', version: '1' }, 'another-signing-key-of-32-characters!!')),
+    expiredToken: bearer(signJwt({ ...claims, type: 'SESSION', version: '1', exp: past }, SIGNING_KEY)),
+    revokedToken: bearer(revoked.token),
+    system: SYSTEM,
+  });
+  for (const actor of ACTORS) {
+    const r = await call(t, 'POST', '/aspects?action=ingestProposal', proposal(dataset(actor), 'datasetProperties', { description: 'original' }), SYSTEM);
+    expect(r.status).toBe(200);
+  }
+  await call(t, 'POST', '/aspects?action=ingestProposal', proposal(TAG, 'tagProperties', { name: 'matrix' }), SYSTEM);
+}, 60_000);
+afterAll(() => t?.close());
+
+/** How each family answers each authenticated actor; the unauthenticated ones always get 401. */
+interface Family {
+  readonly name: string;
+  readonly allowed: readonly ActorName[];
+  request(actor: ActorName): Promise<{ status: number; body: any }>;
+  /** For writes: whether the actor's write is in the store. */
+  written?(actor: ActorName): Promise<boolean>;
+}
+
+const everyone: ActorName[] = ['reader', 'editor', 'admin', 'system'];
+const editors: ActorName[] = ['editor', 'admin', 'system'];
+const admins: ActorName[] = ['admin', 'system'];
+
+const gqlCall = (actor: ActorName, query: string, variables: Record<string, unknown> = {}) => call(t, 'POST', '/api/graphql', { query, variables }, headers[actor]);
+const latest = async (urn: string, aspect: string) => (await call(t, 'GET', `/entitiesV2/${enc(urn)}?aspects=List(${aspect})`, undefined, SYSTEM)).body.aspects?.[aspect]?.value;
+
+const FAMILIES: Family[] = [
+  {
+    name: 'REST ingestion of an ingestion aspect',
+    allowed: editors,
+    request: (a) => call(t, 'POST', '/aspects?action=ingestProposal', proposal(dataset(a), 'datasetProperties', { description: `by ${a}` }), headers[a]),
+    written: async (a) => (await latest(dataset(a), 'datasetProperties')).description === `by ${a}`,
+  },
+  {
+    name: 'REST ingestion of documentation (every user may edit docs)',
+    allowed: everyone,
+    request: (a) => call(t, 'POST', '/aspects?action=ingestProposal', proposal(dataset(a), 'editableDatasetProperties', { description: `docs by ${a}` }), headers[a]),
+    written: async (a) => (await latest(dataset(a), 'editableDatasetProperties'))?.description === `docs by ${a}`,
+  },
+  {
+    name: 'legacy snapshot ingestion',
+    allowed: editors,
+    request: (a) =>
+      call(t, 'POST', '/entities?action=ingest', { entity: { value: { 'com.linkedin.metadata.snapshot.DatasetSnapshot': { urn: dataset(a), aspects: [{ 'com.linkedin.common.Status': { removed: false } }] } } } }, headers[a]),
+    written: async (a) => (await latest(dataset(a), 'status')) !== undefined,
+  },
+  {
+    name: 'REST reads',
+    allowed: everyone,
+    request: (a) => call(t, 'GET', `/entitiesV2/${enc(dataset(a))}?aspects=List(datasetProperties)`, undefined, headers[a]),
+  },
+  {
+    name: 'search',
+    allowed: everyone,
+    request: (a) => call(t, 'POST', '/entities?action=search', { entity: 'dataset', input: '*', start: 0, count: 5 }, headers[a]),
+  },
+  {
+    name: 'operations',
+    allowed: admins,
+    request: (a) => call(t, 'POST', '/operations?action=getIndexSizes', {}, headers[a]),
+  },
+  {
+    name: 'metadata tests evaluation',
+    allowed: everyone,
+    request: (a) => call(t, 'POST', '/test?action=evaluate', { urn: dataset(a) }, headers[a]),
+  },
+  {
+    name: 'GraphQL queries',
+    allowed: everyone,
+    request: (a) => gqlCall(a, 'query($urn: String!) { dataset(urn: $urn) { urn } }', { urn: dataset(a) }),
+  },
+  {
+    name: 'GraphQL edit of tags',
+    allowed: editors,
+    request: (a) => gqlCall(a, 'mutation($input: TagAssociationInput!) { addTag(input: $input) }', { input: { tagUrn: TAG, resourceUrn: dataset(a) } }),
+    written: async (a) => (await latest(dataset(a), 'globalTags')) !== undefined,
+  },
+  {
+    name: 'GraphQL edit of documentation',
+    allowed: everyone,
+    request: (a) => gqlCall(a, 'mutation($urn: String!, $d: String!) { updateDataset(urn: $urn, input: {editableProperties: {description: $d}}) { urn } }', { urn: dataset(a), d: `gql docs by ${a}` }),
+    written: async (a) => (await latest(dataset(a), 'editableDatasetProperties'))?.description === `gql docs by ${a}`,
+  },
+  {
+    name: 'creating a personal access token for oneself',
+    allowed: editors,
+    request: (a) => gqlCall(a, 'mutation($u: String!) { createAccessToken(input: {type: PERSONAL, actorUrn: $u, duration: ONE_HOUR, name: "mine"}) { accessToken } }', { u: a in users ? users[a as keyof typeof users] : 'urn:li:corpuser:matrix_admin' }),
+  },
+  {
+    name: 'managing policies',
+    allowed: admins,
+    request: (a) => gqlCall(a, '{ listPolicies(input: {start: 0, count: 5}) { total } }'),
+  },
+];
+
+describe.each(FAMILIES)('$name', (family) => {
+  it.each(ACTORS)('%s', async (actor) => {
+    const res = await family.request(actor);
+    const expected = UNAUTHENTICATED.includes(actor) ? 401 : family.allowed.includes(actor) ? 200 : 403;
+    expect({ actor, status: res.status }).toEqual({ actor, status: expected });
+    if (expected === 200 && res.body?.errors) throw new Error(`${actor}: ${JSON.stringify(res.body.errors)}`);
+    if (expected !== 200) expect(JSON.stringify(res.body)).toMatch(expected === 401 ? /Authentication required|Invalid credentials/ : /Unauthorized to perform this action/);
+    if (family.written) expect(await family.written(actor)).toBe(expected === 200);
+  });
+});
+
+describe('refusals', () => {
+  it('name what was missing: 401 with WWW-Authenticate, GraphQL errors in the GraphQL shape', async () => {
+    const rest = await call(t, 'GET', `/entitiesV2/${enc(dataset('x'))}`);
+    expect(rest.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    expect(rest.body).toMatchObject({ status: 401, exceptionClass: expect.any(String) });
+    const gql = await call(t, 'POST', '/api/graphql', { query: '{ me { corpUser { urn } } }' });
+    expect(gql.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    const forbidden = await gqlCall('reader', '{ listPolicies(input: {}) { total } }');
+    expect(forbidden.body.errors[0]).toMatchObject({ extensions: { code: 'FORBIDDEN' }, message: expect.stringContaining('MANAGE_POLICIES') });
+  });
+
+  it('leave /health and /config open, under every prefix', async () => {
+    for (const path of ['/health', '/config', '/api/gms/config', '/gms/health']) expect((await call(t, 'GET', path)).status).toBe(200);
+    expect((await call(t, 'GET', '/metrics')).status).toBe(401);
+    expect((await call(t, 'GET', '/api/gms/entitiesV2/' + enc(dataset('x')))).status).toBe(401);
+  });
+
+  it('refuse a whole batch when one proposal is not allowed, writing nothing', async () => {
+    const res = await call(t, 'POST', '/aspects?action=ingestProposalBatch', {
+      proposals: [proposal(dataset('reader'), 'editableDatasetProperties', { description: 'batch ok' }).proposal, proposal(dataset('reader'), 'ownership', { owners: [] }).proposal],
+    }, headers.reader);
+    expect(res.status).toBe(403);
+    expect(res.body.message).toMatch(/EDIT_ENTITY_OWNERS/);
+    expect((await latest(dataset('reader'), 'editableDatasetProperties'))?.description).not.toBe('batch ok');
+  });
+
+  it('check deletes on the entity: readers may not hard-delete, editors may', async () => {
+    expect((await call(t, 'POST', '/entities?action=delete', { urn: dataset('editor') }, headers.reader)).status).toBe(403);
+    expect((await call(t, 'POST', '/entities?action=exists', { urn: dataset('editor') }, SYSTEM)).body.value).toBe(true);
+    expect((await call(t, 'POST', '/entities?action=delete', { urn: dataset('editor') }, headers.editor)).status).toBe(200);
+    expect((await call(t, 'POST', '/entities?action=exists', { urn: dataset('editor') }, SYSTEM)).body.value).toBe(false);
+  });
+
+  it('keep identity and access aspects to their platform privileges, whatever else an actor may edit', async () => {
+    const escalate = proposal(users.editor, 'roleMembership', { roles: ['urn:li:dataHubRole:Admin'] });
+    expect((await call(t, 'POST', '/aspects?action=ingestProposal', escalate, headers.editor)).status).toBe(403);
+    const policy = proposal('urn:li:dataHubPolicy:sneaky', 'dataHubPolicyInfo', { displayName: 'x', description: '', type: 'PLATFORM', state: 'ACTIVE', privileges: ['MANAGE_POLICIES'], actors: { users: [users.editor] } });
+    expect((await call(t, 'POST', '/aspects?action=ingestProposal', policy, headers.editor)).status).toBe(403);
+    expect((await call(t, 'POST', '/entities?action=exists', { urn: 'urn:li:dataHubPolicy:sneaky' }, SYSTEM)).body.value).toBe(false);
+    expect((await call(t, 'POST', '/aspects?action=ingestProposal', escalate, headers.admin)).status).toBe(200);
+  });
+});

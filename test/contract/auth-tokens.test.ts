@@ -1,0 +1,119 @@
+/**
+ * Personal access tokens as the reference issues them: HS256 JWTs with its claims, stored as
+ * dataHubAccessToken entities, listed, and revoked (the token stops working before the revoke
+ * call answers).
+ */
+import { signJwt } from '@cairn/auth';
+import { AUTH_ENV, bearer, createToken, createUser, SIGNING_KEY, SYSTEM } from '../support/auth';
+import { call, enc, startEmbeddedTarget, type Target } from '../support/target';
+
+let t: Target;
+let editor: string;
+let admin: string;
+let reader: string;
+let editorHeaders: Record<string, string>;
+let adminHeaders: Record<string, string>;
+
+const gql = (headers: Record<string, string>, query: string, variables: Record<string, unknown> = {}) => call(t, 'POST', '/api/graphql', { query, variables }, headers);
+const CREATE = 'mutation($input: CreateAccessTokenInput!) { createAccessToken(input: $input) { accessToken metadata { urn id name description actorUrn ownerUrn createdAt expiresAt } } }';
+const LIST = 'query($input: ListAccessTokenInput!) { listAccessTokens(input: $input) { total tokens { id actorUrn ownerUrn name } } }';
+const REVOKE = 'mutation($id: String!) { revokeAccessToken(tokenId: $id) }';
+const claimsOf = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString());
+const whoAmI = async (headers: Record<string, string>) => (await gql(headers, '{ me { corpUser { urn } } }')).body?.data?.me?.corpUser?.urn;
+
+beforeAll(async () => {
+  t = await startEmbeddedTarget(AUTH_ENV);
+  editor = await createUser(t, 'tok_editor', 'editor-password', 'Editor');
+  admin = await createUser(t, 'tok_admin', 'admin-password', 'Admin');
+  reader = await createUser(t, 'tok_reader', 'reader-password');
+  editorHeaders = bearer((await createToken(t, editor, SYSTEM)).token);
+  adminHeaders = bearer((await createToken(t, admin, SYSTEM)).token);
+}, 60_000);
+afterAll(() => t?.close());
+
+describe('createAccessToken', () => {
+  it("issues an HS256 JWT with the reference's claims and records it as a dataHubAccessToken entity", async () => {
+    const before = Date.now();
+    const r = await gql(editorHeaders, CREATE, { input: { type: 'PERSONAL', actorUrn: editor, duration: 'ONE_HOUR', name: 'ci', description: 'for CI' } });
+    const { accessToken, metadata } = r.body.data.createAccessToken;
+    expect(JSON.parse(Buffer.from(accessToken.split('.')[0], 'base64url').toString())).toEqual({ alg: 'HS256' });
+    const claims = claimsOf(accessToken);
+    expect(claims).toMatchObject({ actorType: 'USER', actorId: 'tok_editor', type: 'PERSONAL', version: '2', sub: 'tok_editor', iss: 'datahub-metadata-service', jti: expect.any(String) });
+    expect(claims.exp * 1000).toBeGreaterThanOrEqual(before + 3600_000 - 2000);
+    expect(metadata).toMatchObject({ name: 'ci', description: 'for CI', actorUrn: editor, ownerUrn: editor, urn: `urn:li:dataHubAccessToken:${metadata.id}` });
+    expect(metadata.expiresAt - metadata.createdAt).toBe(3600_000);
+    const stored = await call(t, 'GET', `/entitiesV2/${enc(metadata.urn)}?aspects=List(dataHubAccessTokenInfo)`, undefined, SYSTEM);
+    expect(stored.body.aspects.dataHubAccessTokenInfo.value).toMatchObject({ name: 'ci', actorUrn: editor, ownerUrn: editor });
+    expect(JSON.stringify(stored.body)).not.toContain(accessToken);
+    expect(await whoAmI(bearer(accessToken))).toBe(editor);
+  });
+
+  it('makes tokens that never expire when asked, and tokens for others only with MANAGE_ACCESS_TOKENS', async () => {
+    const forever = await gql(editorHeaders, CREATE, { input: { type: 'PERSONAL', actorUrn: editor, duration: 'NO_EXPIRY', name: 'forever' } });
+    expect(claimsOf(forever.body.data.createAccessToken.accessToken).exp).toBeUndefined();
+    expect(forever.body.data.createAccessToken.metadata.expiresAt).toBeNull();
+    const forOther = await gql(editorHeaders, CREATE, { input: { type: 'PERSONAL', actorUrn: reader, duration: 'ONE_DAY', name: 'x' } });
+    expect(forOther.status).toBe(403);
+    const byAdmin = await gql(adminHeaders, CREATE, { input: { type: 'PERSONAL', actorUrn: reader, duration: 'ONE_DAY', name: 'for reader' } });
+    const readerToken = byAdmin.body.data.createAccessToken;
+    expect(readerToken.metadata).toMatchObject({ actorUrn: reader, ownerUrn: admin });
+    // The token carries the privileges of the user it acts as, not of its creator.
+    expect(await whoAmI(bearer(readerToken.accessToken))).toBe(reader);
+    expect((await gql(bearer(readerToken.accessToken), '{ listPolicies(input: {}) { total } }')).status).toBe(403);
+  });
+
+  it('refuses what a plain user may not do and tokens acting as the system client', async () => {
+    const readerHeaders = bearer((await createToken(t, reader, SYSTEM)).token);
+    const own = await gql(readerHeaders, CREATE, { input: { type: 'PERSONAL', actorUrn: reader, duration: 'ONE_DAY', name: 'x' } });
+    expect(own.status).toBe(403);
+    expect(own.body.errors[0].message).toMatch(/GENERATE_PERSONAL_ACCESS_TOKENS/);
+    const system = await gql(SYSTEM, CREATE, { input: { type: 'PERSONAL', actorUrn: 'urn:li:corpuser:__datahub_system', duration: 'ONE_DAY', name: 'x' } });
+    expect(system.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+  });
+
+  it('also answers getAccessToken, the older form', async () => {
+    const r = await gql(editorHeaders, 'query { getAccessToken(input: {type: PERSONAL, actorUrn: "urn:li:corpuser:tok_editor", duration: ONE_DAY}) { accessToken metadata { name } } }');
+    expect(r.body.data.getAccessToken.metadata.name).toBe('Personal Access Token');
+    expect(await whoAmI(bearer(r.body.data.getAccessToken.accessToken))).toBe(editor);
+  });
+});
+
+describe('listAccessTokens', () => {
+  it("lists one's own tokens, and everyone's with MANAGE_ACCESS_TOKENS, filtered by actor or owner", async () => {
+    const mine = (await gql(editorHeaders, LIST, { input: { start: 0, count: 100 } })).body.data.listAccessTokens;
+    expect(mine.tokens.length).toBeGreaterThan(0);
+    expect(mine.tokens.every((x: { actorUrn: string; ownerUrn: string }) => x.actorUrn === editor || x.ownerUrn === editor)).toBe(true);
+    const all = (await gql(adminHeaders, LIST, { input: { start: 0, count: 100 } })).body.data.listAccessTokens;
+    expect(all.tokens.some((x: { actorUrn: string }) => x.actorUrn === reader)).toBe(true);
+    const filtered = (await gql(adminHeaders, LIST, { input: { filters: [{ field: 'actorUrn', values: [reader] }] } })).body.data.listAccessTokens;
+    expect(filtered.tokens.length).toBeGreaterThan(0);
+    expect(filtered.tokens.every((x: { actorUrn: string }) => x.actorUrn === reader)).toBe(true);
+  });
+});
+
+describe('revokeAccessToken', () => {
+  it('makes the token fail at once, even right after it was used (and cached), and deletes its record', async () => {
+    const { token, id } = await createToken(t, editor, editorHeaders);
+    expect(await whoAmI(bearer(token))).toBe(editor);
+    const revoked = await gql(editorHeaders, REVOKE, { id });
+    expect(revoked.body.data.revokeAccessToken).toBe(true);
+    const after = await gql(bearer(token), '{ me { corpUser { urn } } }');
+    expect(after.status).toBe(401);
+    expect(after.body.errors[0].message).toMatch(/revoked/);
+    expect((await call(t, 'POST', '/entities?action=exists', { urn: `urn:li:dataHubAccessToken:${id}` }, SYSTEM)).body.value).toBe(false);
+    expect((await gql(editorHeaders, REVOKE, { id })).body.errors[0].extensions.code).toBe('NOT_FOUND');
+  });
+
+  it("revokes others' tokens only with MANAGE_ACCESS_TOKENS", async () => {
+    const { id } = await createToken(t, admin, adminHeaders);
+    expect((await gql(editorHeaders, REVOKE, { id })).status).toBe(403);
+    expect((await gql(adminHeaders, REVOKE, { id })).body.data.revokeAccessToken).toBe(true);
+  });
+
+  it('accepts no personal token without its record, even one signed with the right key', async () => {
+    const forged = signJwt({ actorType: 'USER', actorId: 'tok_admin', type: 'PERSONAL', version: '2', jti: 'j', sub: 'tok_admin', iss: 'datahub-metadata-service' }, SIGNING_KEY);
+    expect((await gql(bearer(forged), '{ me { corpUser { urn } } }')).status).toBe(401);
+    const otherIssuer = signJwt({ actorType: 'USER', actorId: 'tok_admin', type: 'SESSION', version: '1', jti: 'j', sub: 'tok_admin', iss: 'someone-else' }, SIGNING_KEY);
+    expect((await gql(bearer(otherIssuer), '{ me { corpUser { urn } } }')).status).toBe(401);
+  });
+});
