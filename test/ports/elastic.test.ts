@@ -133,8 +133,8 @@ describeWithElastic('Elasticsearch adapters', () => {
         }
       }
       const dataset = await mappingOf(conn.names.entity('dataset'));
-      expect(Object.keys(dataset.tags.fields ?? {}).sort()).toEqual(['lower', 'urn', 'words']);
-      expect(Object.keys(dataset.name.fields ?? {}).sort()).toEqual(['lower', 'words']);
+      expect(Object.keys(dataset.tags.fields ?? {}).sort()).toEqual(['lower', 'parts', 'urn', 'words']);
+      expect(Object.keys(dataset.name.fields ?? {}).sort()).toEqual(['lower', 'parts', 'words']);
       expect(Object.keys(dataset.browsePaths.fields ?? {}).sort()).toEqual(['lower', 'path']);
       const profile = await mappingOf(conn.names.timeseries('dataset', 'datasetProfile'));
       expect(profile.event).toMatchObject({ properties: { rowCount: { type: 'long' }, partitionSpec: { properties: { partition: { type: 'keyword' } } } } });

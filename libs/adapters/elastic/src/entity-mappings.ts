@@ -4,6 +4,7 @@
  * analyzed subfields by field type:
  *   lower  the whole value, lower-cased          every string field
  *   words  words, prefix-searchable              every string field but browse paths and objects
+ *   parts  words with compounds split, likewise  the same
  *   urn    URN key parts (`tags:foo`)            URN, URN_PARTIAL
  *   path   ancestors, aggregatable (browse)      BROWSE_PATH
  */
@@ -11,12 +12,13 @@ import type { SearchFieldType } from '@cairn/core';
 import type { ValueKind } from './filter-query';
 import { KEYWORD_IGNORE_ABOVE } from './index-settings';
 
-export type Subfield = 'lower' | 'words' | 'urn' | 'path';
+export type Subfield = 'lower' | 'words' | 'parts' | 'urn' | 'path';
 
 const SUBFIELD_MAPPINGS: Record<Subfield, Record<string, unknown>> = {
   lower: { type: 'keyword', normalizer: 'lowercase', ignore_above: KEYWORD_IGNORE_ABOVE },
   // Prefixes of every word are indexed too, so prefix queries are single lookups with no expansion limit.
-  words: { type: 'text', analyzer: 'words', search_analyzer: 'query_words', index_prefixes: { min_chars: 1, max_chars: 19 } },
+  words: { type: 'text', analyzer: 'words', search_analyzer: 'query_form', index_prefixes: { min_chars: 1, max_chars: 19 } },
+  parts: { type: 'text', analyzer: 'parts', search_analyzer: 'query_form', index_prefixes: { min_chars: 1, max_chars: 19 } },
   urn: { type: 'text', analyzer: 'urn_parts', search_analyzer: 'lowercase_value' },
   path: { type: 'text', analyzer: 'browse_path', search_analyzer: 'whole_value', fielddata: true },
 };
@@ -41,7 +43,7 @@ const NOT_WORDS: ReadonlySet<SearchFieldType> = new Set(['BROWSE_PATH', 'BROWSE_
 export function subfieldsOf(type: SearchFieldType): Set<Subfield> {
   if (SCALAR_MAPPINGS[type]) return new Set();
   const subfields = new Set<Subfield>(['lower']);
-  if (!NOT_WORDS.has(type)) subfields.add('words');
+  if (!NOT_WORDS.has(type)) subfields.add('words').add('parts');
   if (type === 'URN' || type === 'URN_PARTIAL') subfields.add('urn');
   if (type === 'BROWSE_PATH') subfields.add('path');
   return subfields;
@@ -61,7 +63,7 @@ export function entityMappings(fields: ReadonlyMap<string, SearchFieldType>): Re
   const sorted = [...fields].sort(([a], [b]) => (a < b ? -1 : 1));
   return {
     // Fields no annotation declares (written by other features) are filterable and searched as words.
-    dynamic_templates: [{ strings: { match_mapping_type: 'string', mapping: stringMapping(['lower', 'words']) } }],
+    dynamic_templates: [{ strings: { match_mapping_type: 'string', mapping: stringMapping(['lower', 'words', 'parts']) } }],
     properties: Object.fromEntries(sorted.map(([name, type]) => [name, fieldMapping(type)])),
   };
 }

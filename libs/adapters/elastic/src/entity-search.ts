@@ -21,7 +21,7 @@ import { fieldMapping } from './entity-mappings';
 import { MATCH_ALL, type Query } from './filter-query';
 import { SelectionQueries } from './selection-query';
 import { TermQueries } from './term-queries';
-import { indexWords, queryWords, scalarValues } from './words';
+import { holdsWords, queryForms, scalarValues, urnComponents } from './words';
 
 const BROWSE_FIELD = 'browsePaths';
 /** Most browse groups listed below one path. */
@@ -139,14 +139,23 @@ export class EntitySearch {
     return typeof hit._source.urn === 'string' ? hit._source.urn : hit._id;
   }
 
-  /** Per matched field, the value that holds a word starting with a query word (else its first value). */
+  /**
+   * Per term, the term's fields (first come, once each) with the first value that holds the term:
+   * the whole value or a URN key part equal to it, or every word of one of its forms.
+   */
   private matchedFields(hit: Hit, query: SearchQuery): MatchedField[] {
-    const words = query.terms.flatMap((t) => queryWords(t.text));
-    return (hit.matched_queries ?? []).flatMap((name) => {
-      const values = scalarValues(hit._source[name]);
-      const value = values.find((v) => indexWords(v).some((w) => words.some((q) => w.startsWith(q)))) ?? values[0];
-      return value === undefined ? [] : [{ name, value }];
-    });
+    const out = new Map<string, string>();
+    for (const term of query.terms) {
+      const forms = queryForms(term.text);
+      const text = term.text.toLowerCase();
+      const holds = (v: string) => (term.kind === 'value' ? v.toLowerCase() === text || urnComponents(v).some((c) => c.toLowerCase() === text) : holdsWords(v, forms));
+      for (const { field } of term.fields) {
+        if (out.has(field)) continue;
+        const value = scalarValues(hit._source[field]).find(holds);
+        if (value !== undefined) out.set(field, value);
+      }
+    }
+    return [...out].map(([name, value]) => ({ name, value }));
   }
 
   private hits(hits: Hit[], query: SearchQuery): SearchHit[] {
@@ -174,23 +183,18 @@ export class EntitySearch {
   }
 
   async autocomplete(query: AutocompleteQuery): Promise<AutocompleteResult> {
-    const words = queryWords(query.text);
-    if (!words.length || query.limit <= 0) return { suggestions: [], urns: [] };
-    const matched = { bool: { must: [this.terms.allWords(query.text, query.fields, query.entityTypes)], filter: this.selection.clauses(query) } };
+    const forms = queryForms(query.text);
+    if (!forms.length || query.limit <= 0) return { suggestions: [], urns: [] };
     const body: SearchBody = {
-      query: this.terms.ranked(
-        matched,
-        query.text,
-        query.fields.map((f) => f.field),
-        query.entityTypes,
-      ),
+      query: { bool: { must: [this.terms.autocomplete(query.text, query.fields, query.entityTypes)], filter: this.selection.clauses(query) } },
       sort: this.sortOf(undefined, query.entityTypes),
       size: AUTOCOMPLETE_PAGE,
       track_total_hits: false,
       _source: ['urn', ...query.fields.map((f) => f.field)],
     };
-    const boostOf = new Map(query.fields.map((f) => [f.field, f.boost]));
-    const typed = query.text.toLowerCase();
+    // Fields by boost, best first (ties in the order asked).
+    const byBoost = [...query.fields].sort((a, b) => b.boost - a.boost).map((f) => f.field);
+    const typed = query.text.trim().toLowerCase();
     const suggestions: string[] = [];
     const urns: string[] = [];
     let after: unknown[] | undefined;
@@ -199,14 +203,9 @@ export class EntitySearch {
       for (const hit of hits) {
         if (suggestions.length >= query.limit) return { suggestions, urns };
         // The value shown: from the best-boosted matched field, preferring one that starts with the text.
-        const names = [...(hit.matched_queries ?? [])].sort((a, b) => (boostOf.get(b) ?? 0) - (boostOf.get(a) ?? 0));
-        const values = names.flatMap((n) => scalarValues(hit._source[n]));
-        const suggestion =
-          values.find((v) => v.toLowerCase().startsWith(typed)) ??
-          values.find((v) => {
-            const vw = indexWords(v);
-            return words.every((w) => vw.some((x) => x.startsWith(w)));
-          });
+        const matched = new Set((hit.matched_queries ?? []).map((name) => name.slice(name.indexOf(':') + 1)));
+        const values = byBoost.filter((f) => matched.has(f)).flatMap((f) => scalarValues(hit._source[f]));
+        const suggestion = values.find((v) => v.toLowerCase().startsWith(typed)) ?? values.find((v) => holdsWords(v, forms));
         if (suggestion === undefined) continue;
         urns.push(this.urnOf(hit));
         if (!suggestions.includes(suggestion)) suggestions.push(suggestion);

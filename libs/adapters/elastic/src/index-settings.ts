@@ -1,27 +1,18 @@
 /**
  * Settings shared by every index: sizing, the refresh interval, and the analysis the field
- * mappings name. The analysis mirrors the embedded engine's (`@cairn/adapter-embedded`
+ * mappings name. The analysis follows the embedded engine's (`@cairn/adapter-embedded`
  * search/analysis.ts), so both engines match the same documents:
- *   words       runs of letters and digits, lower-cased, accents folded; a compound word
- *               (`SampleKafkaDataset`, `v2beta`) also yields its parts, at consecutive positions
+ *   words       runs of letters and digits, lower-cased, accents folded
+ *   parts       the same, compound words split into their parts (`SampleKafkaDataset` →
+ *               sample kafka dataset, `v2beta` → v 2 beta)
+ *   query_form  the words of a query form, already split by the query planner
  *   urn_parts   a URN's key parts (`urn:li:tag:foo` → foo), nested URNs' parts too
- *   lowercase   the whole value, lower-cased (exact `field:value` matches, whole-value ranking)
- *   browse      every ancestor of a slash path (`/a/b` → /a, /a/b)
+ *   browse_path every ancestor of a slash path (`/a/b` → /a, /a/b)
  */
 import type { ElasticSettings } from './elastic-settings';
 
 /** Longer values are neither filterable nor exact terms, as in the embedded engine. */
 export const KEYWORD_IGNORE_ABOVE = 512;
-
-const compoundParts = (preserveOriginal: boolean) => ({
-  type: 'word_delimiter_graph',
-  preserve_original: preserveOriginal,
-  split_on_case_change: true,
-  split_on_numerics: true,
-  generate_word_parts: true,
-  generate_number_parts: true,
-  stem_english_possessive: false,
-});
 
 const analysis = {
   char_filter: {
@@ -37,12 +28,19 @@ const analysis = {
     browse_path: { type: 'path_hierarchy', delimiter: '/' },
   },
   filter: {
-    compound_parts_indexed: compoundParts(true),
-    compound_parts_queried: compoundParts(false),
+    compound_parts: {
+      type: 'word_delimiter_graph',
+      split_on_case_change: true,
+      split_on_numerics: true,
+      generate_word_parts: true,
+      generate_number_parts: true,
+      stem_english_possessive: false,
+    },
   },
   analyzer: {
-    words: { type: 'custom', tokenizer: 'words', filter: ['compound_parts_indexed', 'lowercase', 'asciifolding', 'flatten_graph'] },
-    query_words: { type: 'custom', tokenizer: 'words', filter: ['compound_parts_queried', 'lowercase', 'asciifolding'] },
+    words: { type: 'custom', tokenizer: 'words', filter: ['lowercase', 'asciifolding'] },
+    parts: { type: 'custom', tokenizer: 'words', filter: ['compound_parts', 'lowercase', 'asciifolding'] },
+    query_form: { type: 'custom', tokenizer: 'whitespace', filter: ['lowercase', 'asciifolding'] },
     urn_parts: { type: 'custom', tokenizer: 'urn_parts', char_filter: ['urn_heads'], filter: ['lowercase'] },
     browse_path: { type: 'custom', tokenizer: 'browse_path' },
     whole_value: { type: 'custom', tokenizer: 'keyword' },

@@ -1,31 +1,51 @@
 /**
- * Words of values and queries, for choosing which value of a matched field to show (matched
- * fields, autocomplete suggestions); the same rules as the index analysis and the embedded engine.
+ * Words of values and queries on the client side, by the embedded engine's rules: the forms a
+ * query term matches in, and which value of a field holds them (matched fields, autocomplete
+ * suggestions).
  */
+import { parseUrn, UrnSyntaxError } from '@cairn/core';
 
 const NON_WORD = /[^\p{L}\p{N}]+/u;
 /** Boundaries inside a word: `sampleKafka`, `HTTPServer`, `v2beta`. */
 const CAMEL = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
 
-/** The words of a value; a compound word is followed by its parts. */
-export function indexWords(text: string): string[] {
-  const out: string[] = [];
-  for (const word of text.split(NON_WORD)) {
-    if (!word) continue;
-    out.push(word.toLowerCase());
-    const parts = word.split(CAMEL);
-    if (parts.length > 1) out.push(...parts.map((p) => p.toLowerCase()));
-  }
-  return out;
+function wordsOf(text: string): string[] {
+  return text.split(NON_WORD).filter((w) => w.length > 0);
 }
 
-/** The words of a query: compounds split into their parts. */
-export function queryWords(text: string): string[] {
-  return text
-    .split(NON_WORD)
-    .filter((w) => w.length > 0)
-    .flatMap((w) => w.split(CAMEL))
-    .map((w) => w.toLowerCase());
+/** The words of a value, then the parts of its compound words, lower-cased. */
+function indexWords(text: string): string[] {
+  const words = wordsOf(text);
+  const parts = words.flatMap((w) => {
+    const split = w.split(CAMEL);
+    return split.length > 1 ? split : [];
+  });
+  return [...words, ...parts].map((w) => w.toLowerCase());
+}
+
+/** The ways a query term can match, each a list of words that follow each other: its whole words, and their parts when it has compound words. */
+export function queryForms(text: string): string[][] {
+  const words = wordsOf(text);
+  const whole = words.map((w) => w.toLowerCase());
+  const parts = words.flatMap((w) => w.split(CAMEL)).map((w) => w.toLowerCase());
+  if (whole.length === 0) return [];
+  return parts.length === whole.length ? [whole] : [whole, parts];
+}
+
+/** Whether a value holds a form's words, each a prefix of one of its words. */
+export function holdsWords(value: string, forms: readonly string[][]): boolean {
+  const words = indexWords(value);
+  return forms.some((f) => f.every((q) => words.some((w) => w.startsWith(q))));
+}
+
+/** The key parts of a URN, nested URNs' parts too; none for text that is not a URN. */
+export function urnComponents(value: string): string[] {
+  try {
+    return parseUrn(value).parts.flatMap((p) => [p, ...(p.startsWith('urn:') ? urnComponents(p) : [])]);
+  } catch (err) {
+    if (err instanceof UrnSyntaxError) return [];
+    throw err;
+  }
 }
 
 /** The scalar values of a document field (arrays spread, booleans and numbers as text). */
