@@ -14,7 +14,6 @@ export interface SearchInput {
 const SEARCH = `query search($input: SearchAcrossEntitiesInput!) {
   searchAcrossEntities(input: $input) { total searchResults { entity { urn type } } facets { field aggregations { value count } } }
 }`;
-const FOUND = `query found($input: SearchAcrossEntitiesInput!) { searchAcrossEntities(input: $input) { total searchResults { entity { urn } } } }`;
 const AUTOCOMPLETE = `query ac($input: AutoCompleteMultipleInput!) {
   autoCompleteForMultiple(input: $input) { suggestions { type suggestions entities { urn } } }
 }`;
@@ -59,20 +58,22 @@ export class CatalogClient {
     return this.graphql(AUTOCOMPLETE, { input: { query, limit: 10, ...(types ? { types } : {}) } });
   }
 
-  /** Which of the URNs have a search document yet. */
+  /** Which of the URNs have a search document yet (REST: far cheaper than GraphQL, so probing does not load the server). */
   async searchable(urns: readonly string[]): Promise<Set<string>> {
-    const reply = await this.graphql(FOUND, { input: { query: '*', start: 0, count: urns.length, orFilters: [{ and: [{ field: 'urn', values: urns }] }] } });
-    const body = JSON.parse(reply.body) as { data?: { searchAcrossEntities: { searchResults: { entity: { urn: string } }[] } }; errors?: unknown };
-    if (!body.data) throw new Error(`search failed: ${reply.body.slice(0, 300)}`);
-    return new Set(body.data.searchAcrossEntities.searchResults.map((r) => r.entity.urn));
+    const filter = { or: [{ and: [{ field: 'urn', values: urns, condition: 'EQUAL' }] }] };
+    const { value } = await this.http.json<{ value: { entities: string[] } }>('POST', '/entities?action=searchAcrossEntities', {
+      input: '*',
+      start: 0,
+      count: urns.length,
+      filter,
+    });
+    return new Set(value.entities);
   }
 
   /** How many entities search finds in all. */
   async searchableCount(): Promise<number> {
-    const reply = await this.graphql(FOUND, { input: { query: '*', start: 0, count: 0 } });
-    const body = JSON.parse(reply.body) as { data?: { searchAcrossEntities: { total: number } } };
-    if (!body.data) throw new Error(`search failed: ${reply.body.slice(0, 300)}`);
-    return body.data.searchAcrossEntities.total;
+    const { value } = await this.http.json<{ value: { numEntities: number } }>('POST', '/entities?action=searchAcrossEntities', { input: '*', start: 0, count: 0 });
+    return value.numEntities;
   }
 
   close(): void {

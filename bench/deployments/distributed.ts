@@ -20,8 +20,16 @@ export async function startDistributed(options: DistributedOptions): Promise<Dep
     ServiceProcess.start({ name, env, logDir: options.logDir, ...(port ? { port } : {}), ...(options.profileDir ? { profileDir: options.profileDir } : {}) });
   // The consumers first, as deploy/local/services.sh does: gms is healthy once they are running.
   const consumers: ServiceProcess[] = [];
-  for (const name of CONSUMERS) consumers.push(await start(name));
-  let gms = await start('gms');
+  let gms: ServiceProcess;
+  try {
+    for (const name of CONSUMERS) consumers.push(await start(name));
+    gms = await start('gms');
+  } catch (err) {
+    // A deployment that could not start leaves no process and no data behind.
+    await Promise.all(consumers.map((s) => s.stop()));
+    await dropPrefixed(options.backends, options.prefix);
+    throw err;
+  }
   const all = () => [gms, ...consumers];
   return {
     mode: 'distributed',

@@ -2,7 +2,7 @@
  * Index lag as a client sees it: every `markerEveryMs` an entity's first acknowledged write
  * becomes a marker, and one search per `pollMs` asks which markers are searchable yet. A
  * marker's lag runs from its acknowledgement to the answer that first found it (so it errs
- * high by at most one poll).
+ * high by at most one poll; polling faster would load the server being measured).
  */
 import type { CatalogClient } from '../client/catalog-client';
 import { now, Samples, sleep } from '../stats';
@@ -20,8 +20,8 @@ export class IndexLagProbe {
 
   constructor(
     private readonly client: CatalogClient,
-    private readonly pollMs = 25,
-    private readonly markerEveryMs = 100,
+    private readonly pollMs = 100,
+    private readonly markerEveryMs = 200,
   ) {}
 
   /** Called for each acknowledged write that created an entity. */

@@ -1,5 +1,5 @@
 /**
- * Far more clients than the machine can serve, half of them asynchronous (nothing slows them but
+ * Far more clients than the machine can serve, most of them asynchronous (nothing slows them but
  * the server): backpressure must answer 429 with Retry-After rather than let the backlog and the
  * memory grow, no request may wait forever, and every acknowledged write must be there afterwards.
  */
@@ -36,6 +36,7 @@ export interface OverloadResult {
 }
 
 const MAX_ATTEMPTS = 10;
+const OVERLOAD_BATCH = 50;
 const CHECK_BATCH = 50;
 
 export async function runOverload(deployment: Deployment, client: CatalogClient, catalog: SyntheticCatalog, options: OverloadOptions): Promise<OverloadResult> {
@@ -64,16 +65,18 @@ export async function runOverload(deployment: Deployment, client: CatalogClient,
     }
   })();
 
+  // A third of the clients write synchronously, a third asynchronously, a third in asynchronous batches.
   const worker = async (w: number) => {
-    const async = w % 2 === 0;
+    const async = w % 3 !== 0;
+    const size = w % 3 === 2 ? OVERLOAD_BATCH : 1;
     while (now() < deadline) {
-      const [item] = feed.take(1);
-      if (!item) return;
+      const items = feed.take(size);
+      if (items.length === 0) return;
       for (let attempt = 1; attempt <= MAX_ATTEMPTS && now() < deadline; attempt++) {
         const t0 = now();
         let reply: HttpReply;
         try {
-          reply = await client.ingestProposal(item.proposal, async);
+          reply = size === 1 ? await client.ingestProposal(items[0]!.proposal, async) : await client.ingestProposalBatch(items.map((i) => i.proposal), async);
         } catch (err) {
           otherErrors++;
           firstError ??= (err as Error).message;
@@ -87,11 +90,13 @@ export async function runOverload(deployment: Deployment, client: CatalogClient,
         }
         if (reply.status === 200 || reply.status === 504) {
           // 504: queued, not yet applied in time; it must be applied all the same.
-          if (reply.status === 200) acked++;
-          else timedOut++;
-          const urn = item.proposal.entityUrn!;
-          if (!acknowledged.has(urn)) acknowledged.set(urn, new Set());
-          acknowledged.get(urn)!.add(item.proposal.aspectName!);
+          if (reply.status === 200) acked += items.length;
+          else timedOut += items.length;
+          for (const { proposal } of items) {
+            const urn = proposal.entityUrn!;
+            if (!acknowledged.has(urn)) acknowledged.set(urn, new Set());
+            acknowledged.get(urn)!.add(proposal.aspectName!);
+          }
         } else {
           otherErrors++;
           firstError ??= `HTTP ${reply.status}: ${reply.body.slice(0, 300)}`;

@@ -1,7 +1,6 @@
 /** Loads the model folder (schemas/) into resolved entity and aspect specs. */
-import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { readdirSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseAllDocuments } from 'yaml';
 import type {
   AspectKind,
   AspectSpec,
@@ -17,6 +16,7 @@ import type {
   TypeExpr,
   UnionMember,
 } from './types';
+import { MODEL_CACHE_FILE, readModelDocs } from './model-docs';
 
 const PRIMITIVES = new Set<string>(['string', 'int', 'long', 'float', 'double', 'boolean', 'bytes']);
 const DEFAULT_QUERY_TYPES = new Set<string>(['TEXT', 'TEXT_PARTIAL', 'URN', 'URN_PARTIAL', 'WORD_GRAM']);
@@ -166,14 +166,6 @@ export function deref(type: TypeExpr): Exclude<TypeExpr, { kind: 'ref' }> {
   return t;
 }
 
-function readYamlDocs(file: string): Raw[] {
-  const text = readFileSync(file, 'utf8');
-  return parseAllDocuments(text).map((d) => {
-    if (d.errors.length) throw new ModelError(`${file}: ${d.errors[0].message}`);
-    return d.toJS() as Raw;
-  });
-}
-
 function parseSearchable(raw: unknown, where: string): SearchableSpec[] {
   if (raw === undefined || raw === null) return [];
   if (!Array.isArray(raw)) throw new ModelError(`${where}: searchable must be a list`);
@@ -236,8 +228,19 @@ export function loadModel(dir: string = defaultModelDir(), opts: { strict?: bool
   const strict = opts.strict ?? true;
   const table = new TypeTable();
   const typesDir = join(dir, 'types');
+  const aspectsDir = join(dir, 'aspects');
+  const registryFile = join(dir, 'entity-registry.yaml');
+  const yamlIn = (folder: string) => (existsSync(folder) ? readdirSync(folder).filter((f) => f.endsWith('.yaml')).sort() : []);
+  const typeFiles = yamlIn(typesDir);
+  const aspectFiles = yamlIn(aspectsDir);
+  const docs = readModelDocs(
+    [...typeFiles.map((f) => join(typesDir, f)), ...aspectFiles.map((f) => join(aspectsDir, f)), ...(existsSync(registryFile) ? [registryFile] : [])],
+    (message) => new ModelError(message),
+    resolve(dir) === defaultModelDir() ? MODEL_CACHE_FILE : undefined,
+  );
+  const readYamlDocs = (file: string): Raw[] => docs.get(file)!;
   if (existsSync(typesDir)) {
-    for (const file of readdirSync(typesDir).filter((f) => f.endsWith('.yaml')).sort()) {
+    for (const file of typeFiles) {
       for (const doc of readYamlDocs(join(typesDir, file))) {
         const where = `types/${file}`;
         const name = String(doc.name);
@@ -262,8 +265,7 @@ export function loadModel(dir: string = defaultModelDir(), opts: { strict?: bool
   }
 
   const aspects = new Map<string, AspectSpec>();
-  const aspectsDir = join(dir, 'aspects');
-  for (const file of readdirSync(aspectsDir).filter((f) => f.endsWith('.yaml')).sort()) {
+  for (const file of aspectFiles) {
     const where = `aspects/${file}`;
     const [doc] = readYamlDocs(join(aspectsDir, file));
     const name = String(doc.name);
@@ -287,7 +289,6 @@ export function loadModel(dir: string = defaultModelDir(), opts: { strict?: bool
 
   const warnings: string[] = table.unresolved.map((n) => `type ${n} is referenced but not defined`);
   const entities = new Map<string, EntitySpec>();
-  const registryFile = join(dir, 'entity-registry.yaml');
   if (!existsSync(registryFile)) warnings.push('entity-registry.yaml is missing');
   const registry = existsSync(registryFile) ? readYamlDocs(registryFile)[0] : {};
   for (const e of (registry.entities as Raw[]) ?? []) {
