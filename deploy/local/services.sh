@@ -7,13 +7,31 @@
 #   timeseries-indexer  :10094              time-series change logs -> time-series indices
 # The backends' coordinates come from the usual variables (KAFKA_BOOTSTRAP_SERVER, MONGODB_URI,
 # ELASTICSEARCH_URL, KAFKA_TOPIC_PREFIX, ELASTICSEARCH_INDEX_PREFIX, MONGODB_DATABASE), which
-# default to the local servers.
+# default to the local servers. gms runs with authentication on: its secrets (AUTH_SECRETS below)
+# come from the environment or are generated once into $CAIRN_RUN_DIR/services/auth.env (mode 600);
+# `services.sh auth-header` prints the system client's Authorization header (for CAIRN_TEST_AUTH).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 REPO_DIR="$(cd "$CAIRN_LOCAL_DIR/../.." && pwd)"
 SERVICES_DIR="$CAIRN_RUN_DIR/services"
 GMS_PORT="${GMS_PORT:-8080}"
 SERVICES=(mce-consumer mae-consumer timeseries-indexer gms)
+AUTH_SECRETS=(DATAHUB_TOKEN_SERVICE_SIGNING_KEY DATAHUB_TOKEN_SERVICE_SALT DATAHUB_SYSTEM_CLIENT_SECRET AUTH_ROOT_PASSWORD)
+AUTH_ENV_FILE="$SERVICES_DIR/auth.env"
+
+random_secret() { head -c 48 /dev/urandom | base64 | tr -dc 'A-Za-z0-9'; }
+
+# Exports each auth secret the environment does not give, from the file (made on first use).
+load_auth_env() {
+  if [[ ! -f "$AUTH_ENV_FILE" ]]; then
+    mkdir -p "$SERVICES_DIR"
+    (umask 077 && for name in "${AUTH_SECRETS[@]}"; do echo "$name=$(random_secret)"; done >"$AUTH_ENV_FILE")
+  fi
+  local name value
+  while IFS='=' read -r name value; do
+    [[ -n "${!name:-}" ]] || export "$name=$value"
+  done <"$AUTH_ENV_FILE"
+}
 
 service_port() {
   case "$1" in
@@ -45,6 +63,7 @@ start_service() {
   : >"$SERVICES_DIR/$name.log"
   (
     cd "$REPO_DIR"
+    [[ "$name" != gms ]] || load_auth_env
     PORT="$port" HOST=127.0.0.1 KAFKA_BOOTSTRAP_SERVER="${KAFKA_BOOTSTRAP_SERVER:-127.0.0.1:$KAFKA_PORT}" \
       MONGODB_URI="${MONGODB_URI:-mongodb://127.0.0.1:$MONGO_PORT}" ELASTICSEARCH_URL="${ELASTICSEARCH_URL:-http://127.0.0.1:$ES_PORT}" \
       exec node --import tsx "services/$name/src/main.ts" >>"$SERVICES_DIR/$name.log" 2>&1
@@ -100,5 +119,9 @@ case "${1:-}" in
     done
     exit "$rc"
     ;;
-  *) die "usage: $0 start|stop|status" ;;
+  auth-header)
+    load_auth_env
+    printf 'Basic %s:%s\n' "${DATAHUB_SYSTEM_CLIENT_ID:-__datahub_system}" "$DATAHUB_SYSTEM_CLIENT_SECRET"
+    ;;
+  *) die "usage: $0 start|stop|status|auth-header" ;;
 esac

@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import { createLogger, defaultRegistry } from '@cairn/core';
 import { createMetrics } from '@cairn/observability';
 import { relayResults, WriteNotifier } from '@cairn/pipeline';
-import { SCHEMA_REGISTRY_PREFIX, schemaRegistryRouter } from '@cairn/api-rest';
+import { SCHEMA_REGISTRY_PREFIX, schemaRegistryRouter, writesNeed } from '@cairn/api-rest';
 import { apiConfigFromEnv, openDistributedPorts, runService, startApi } from '@cairn/composition';
 
 runService('gms', async () => {
@@ -20,7 +20,7 @@ runService('gms', async () => {
   const notifier = new WriteNotifier();
   const relay = relayResults(ports.results, `gms-results-${hostname()}-${config.port}`, notifier);
   const api = await startApi(ports, registry, notifier, metrics, config, { serverType: 'prod', lagSampleMs: 1000, secrets: { production: true } }, (app) =>
-    app.use(SCHEMA_REGISTRY_PREFIX, schemaRegistryRouter(ports.schemaRegistry)),
+    app.use(SCHEMA_REGISTRY_PREFIX, writesNeed(['MANAGE_INGESTION']), schemaRegistryRouter(ports.schemaRegistry)),
   );
   logger.info('listening', { host: config.host, port: api.port });
   return {

@@ -50,3 +50,12 @@ export function authorizeRoutes() {
     check().then(() => next(), next);
   };
 }
+
+/** For routers outside the REST table (the schema registry): reads need an authenticated actor, writes these privileges. */
+export function writesNeed(privileges: readonly string[]) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const auth = res.locals.auth as RequestAuth | undefined;
+    if (!auth || req.method === 'GET' || req.method === 'HEAD') return next();
+    auth.require(privileges, `${req.method} ${req.baseUrl}${req.path}`).then(() => next(), next);
+  };
+}

@@ -1,5 +1,5 @@
 export { authenticateRequests, type AuthenticationOptions } from './authenticate';
-export { authorizeRoutes } from './authorize-route';
+export { authorizeRoutes, writesNeed } from './authorize-route';
 export { sessionRouter } from './session-routes';
 export { cors } from './cors';
 export { ROUTE_ACCESS, routeAccessOf, describeAccess, type RouteAccess, type RouteRule } from './route-access';

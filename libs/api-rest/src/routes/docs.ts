@@ -1,6 +1,7 @@
 /** `/restli/docs`: the REST routes, their parameters and examples, rendered from REST_ROUTES. */
 import { Router } from 'express';
 import { REST_ROUTES, type RouteDoc } from '../route-docs';
+import { describeAccess, routeAccessOf } from '../auth/route-access';
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -23,6 +24,7 @@ function routeSection(r: RouteDoc): string {
 <p>${escape(r.summary)}</p>
 ${params}
 <p>Returns: ${escape(r.returns)}</p>
+<p>Who may call it (with authentication on): ${escape(describeAccess(routeAccessOf(r.method, r.path, r.action)?.rule.access))}</p>
 <p>Example request:</p><pre>${escape(r.example.request + body)}</pre>
 ${response}
 </section>`;

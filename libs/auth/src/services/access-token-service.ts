@@ -17,7 +17,7 @@ import {
 } from '../access-tokens';
 import { signJwt, TokenError, verifyJwt } from '../jwt';
 import { removal, upsert, type Proposer } from './proposals';
-import { TtlCache } from './ttl-cache';
+import { LoadingCache } from './loading-cache';
 
 export interface AccessTokenMetadata {
   readonly id: string;
@@ -35,21 +35,22 @@ export interface TokenServiceOptions {
   readonly salt: string;
   readonly issuer: string;
   readonly sessionTtlMs: number;
-  /** How long a token found valid is trusted without looking again. */
+  /** How long a token's record is trusted to exist (or not) without looking again. */
   readonly cacheMs: number;
 }
 
 const SCAN_PAGE = 1000;
 
 export class AccessTokenService {
-  private readonly known: TtlCache<true>;
+  /** Whether a personal token's record exists, by token id. */
+  private readonly recorded: LoadingCache<boolean>;
 
   constructor(
     private readonly store: AspectStore,
     private readonly proposer: Proposer,
     private readonly options: TokenServiceOptions,
   ) {
-    this.known = new TtlCache(options.cacheMs);
+    this.recorded = new LoadingCache(options.cacheMs, (id) => store.exists(tokenUrnOf(id)));
   }
 
   async createPersonal(input: { actorUrn: string; ownerUrn: string; name: string; description?: string; ttlMs: number | null }): Promise<{ token: string; metadata: AccessTokenMetadata }> {
@@ -80,11 +81,7 @@ export class AccessTokenService {
     const claims = tokenClaimsOf(verifyJwt(token, this.options.signingKey), this.options.issuer);
     if (claims.type === 'PERSONAL') {
       if (claims.version !== '2') throw new TokenError('Personal tokens must be issued by this service');
-      const id = tokenIdOf(token, this.options.salt);
-      if (!this.known.get(id)) {
-        if (!(await this.store.exists(tokenUrnOf(id)))) throw new TokenError('Token revoked or unknown');
-        this.known.set(id, true);
-      }
+      if (!(await this.recorded.get(tokenIdOf(token, this.options.salt)))) throw new TokenError('Token revoked or unknown');
     }
     return { ...claims, actorUrn: userUrnOf(claims.actorId) };
   }
@@ -109,7 +106,7 @@ export class AccessTokenService {
    */
   async revoke(id: string): Promise<void> {
     await this.proposer.propose([removal(ACCESS_TOKEN_ENTITY, tokenUrnOf(id), 'dataHubAccessTokenKey')], { actor: SYSTEM_ACTOR });
-    this.known.delete(id);
+    this.recorded.delete(id);
     if (this.options.cacheMs > 0) await new Promise((r) => setTimeout(r, this.options.cacheMs));
   }
 }

@@ -9,7 +9,7 @@ import { hashPassword, MIN_PASSWORD_LENGTH, verifyAgainstNothing, verifyPassword
 import type { ActorIdentity } from '../policies';
 import { knownRoles } from '../default-policies';
 import { upsert, type Proposer } from './proposals';
-import { TtlCache } from './ttl-cache';
+import { LoadingCache } from './loading-cache';
 
 export interface UserIdentity extends ActorIdentity {
   readonly suspended: boolean;
@@ -32,7 +32,7 @@ export const IDENTITY_ASPECTS = ['groupMembership', 'nativeGroupMembership', 'ro
 export const corpUserUrn = (username: string) => `urn:li:corpuser:${username}`;
 
 export class Accounts {
-  private readonly identities: TtlCache<UserIdentity>;
+  private readonly identities: LoadingCache<UserIdentity>;
 
   constructor(
     private readonly store: AspectStore,
@@ -41,21 +41,21 @@ export class Accounts {
     /** Names no user may have: the system client's. */
     private readonly reserved: readonly string[],
   ) {
-    this.identities = new TtlCache(cacheMs);
+    this.identities = new LoadingCache(cacheMs, (urn) => this.readIdentity(urn));
   }
 
-  async identity(urn: string): Promise<UserIdentity> {
-    const cached = this.identities.get(urn);
-    if (cached) return cached;
+  identity(urn: string): Promise<UserIdentity> {
+    return this.identities.get(urn);
+  }
+
+  private async readIdentity(urn: string): Promise<UserIdentity> {
     const aspects = new Map((await this.store.getLatest([urn], IDENTITY_ASPECTS)).map((r) => [r.aspect, JSON.parse(r.metadata)]));
-    const identity: UserIdentity = {
+    return {
       urn,
       groups: [...new Set<string>([...(aspects.get('groupMembership')?.groups ?? []), ...(aspects.get('nativeGroupMembership')?.nativeGroups ?? [])])],
       roles: aspects.get('roleMembership')?.roles ?? [],
       suspended: aspects.get('corpUserStatus')?.status === 'SUSPENDED',
     };
-    this.identities.set(urn, identity);
-    return identity;
   }
 
   /** Changes of a user's roles or groups show at once in this process. */

@@ -5,7 +5,7 @@ import type { CheckedProposal } from '@cairn/pipeline';
 import { forbidden } from '../errors';
 import { POLICY_ENTITY, policyGrants, type Owner, type ResourceFacts } from '../policies';
 import type { PrivilegeCatalog } from '../privileges';
-import { needsValues, writeRequirements, type Requirement } from '../write-requirements';
+import { needsValues, privilegesCoveringEveryWrite, writeRequirements, type Requirement } from '../write-requirements';
 import { IDENTITY_ASPECTS, type Accounts } from './accounts';
 import type { PolicyStore } from './policy-store';
 
@@ -64,18 +64,17 @@ export class Authorizer {
     for (const p of proposals) {
       const entity = p.entity.name;
       const aspect = p.aspect.name;
+      const resource = { type: entity, urn: p.urn };
+      const covering = privilegesCoveringEveryWrite(this.catalog, entity, aspect);
+      if (covering.length > 0 && (await this.can(actor, covering))) continue;
+      const deletesEntity = p.mcp.changeType === 'DELETE' && p.aspect.kind === 'key';
       const creating = this.catalog.creators(entity) !== undefined && !(await exists(p.urn));
-      const values = needsValues(this.catalog, aspect) && p.aspect.kind === 'versioned' ? await this.beforeAndAfter(p) : {};
-      const requirements = writeRequirements(this.catalog, {
-        entity,
-        aspect,
-        deletesEntity: p.mcp.changeType === 'DELETE' && p.aspect.kind === 'key',
-        creating,
-        ownEntity: p.urn === actor,
-        ...values,
-      });
+      // EDIT_ENTITY satisfies every field rule, so who holds it needs no comparison of values.
+      const compare = needsValues(this.catalog, aspect) && p.aspect.kind === 'versioned' && !creating && !deletesEntity;
+      const values = compare && !(await this.can(actor, [this.catalog.editEntity], resource)) ? await this.beforeAndAfter(p) : {};
+      const requirements = writeRequirements(this.catalog, { entity, aspect, deletesEntity, creating, ownEntity: p.urn === actor, ...values });
       for (const r of requirements) {
-        if (!(await this.meets(actor, r, { type: entity, urn: p.urn }))) {
+        if (!(await this.meets(actor, r, resource))) {
           throw forbidden(`${actor} may not write ${aspect} of ${p.urn}; that needs ${describe(r)}`);
         }
       }

@@ -5,32 +5,32 @@
 import type { AspectStore } from '@cairn/ports';
 import { POLICY_ENTITY, POLICY_INFO, type PolicyInfo, type StoredPolicy } from '../policies';
 import { removal, upsert, type Proposer } from './proposals';
-import { TtlCache } from './ttl-cache';
+import { LoadingCache } from './loading-cache';
 
 const SCAN_PAGE = 1000;
 
 export class PolicyStore {
-  private readonly cache: TtlCache<readonly StoredPolicy[]>;
+  private readonly cache: LoadingCache<readonly StoredPolicy[]>;
 
   constructor(
     private readonly store: AspectStore,
     private readonly proposer: Proposer,
     cacheMs: number,
   ) {
-    this.cache = new TtlCache(cacheMs);
+    this.cache = new LoadingCache(cacheMs, () => this.read());
   }
 
-  async all(): Promise<readonly StoredPolicy[]> {
-    const cached = this.cache.get('all');
-    if (cached) return cached;
+  all(): Promise<readonly StoredPolicy[]> {
+    return this.cache.get('all');
+  }
+
+  private async read(): Promise<readonly StoredPolicy[]> {
     const policies: StoredPolicy[] = [];
     for (let start = 0; ; start += SCAN_PAGE) {
       const rows = await this.store.scanLatest({ aspect: POLICY_INFO, start, limit: SCAN_PAGE });
       for (const r of rows) policies.push({ urn: r.urn, info: JSON.parse(r.metadata) as PolicyInfo });
-      if (rows.length < SCAN_PAGE) break;
+      if (rows.length < SCAN_PAGE) return policies;
     }
-    this.cache.set('all', policies);
-    return policies;
   }
 
   async get(urn: string): Promise<StoredPolicy | undefined> {
