@@ -32,11 +32,6 @@ export class ElasticConnection {
     return this.settings.refreshPolicy === 'wait_for' ? 'wait_for' : false;
   }
 
-  /** Delete by query cannot wait for a refresh, only force one. */
-  get deleteByQueryRefresh(): boolean {
-    return this.settings.refreshPolicy === 'wait_for';
-  }
-
   /** Aliases of this deployment's indices matching a wildcard, narrowed by their exact shape. */
   async indicesMatching({ wildcard, shape }: IndexPattern): Promise<string[]> {
     const { body, statusCode } = await this.client.indices.getAlias({ name: wildcard }, { ignore: [404] });
@@ -45,9 +40,22 @@ export class ElasticConnection {
     return [...new Set(aliases.filter((a) => shape.test(a)))].sort();
   }
 
-  /** Makes every write so far visible to searches and deletes by query (which only see refreshed documents). */
+  /** Makes every write so far visible to searches. */
   async refresh(indices: readonly string[]): Promise<void> {
     if (indices.length) await this.client.indices.refresh({ index: [...indices], ignore_unavailable: true });
+  }
+
+  /**
+   * Deletes the matching documents, refreshing before (a delete by query only sees refreshed
+   * documents, so recent writes would escape it) and after (callers read right after removing a
+   * node, clearing, or deleting time-series values). These are rare, so refreshing is affordable.
+   * Returns how many were deleted.
+   */
+  async deleteByQuery(indices: readonly string[], query: Record<string, unknown>): Promise<number> {
+    if (!indices.length) return 0;
+    await this.refresh(indices);
+    const { body } = await this.client.deleteByQuery({ index: [...indices], conflicts: 'proceed', refresh: true, body: { query } });
+    return body.deleted;
   }
 
   close(): Promise<void> {

@@ -50,11 +50,7 @@ export class ElasticSearchIndex implements SearchIndex {
   }
 
   async clear(): Promise<void> {
-    const indices = await this.indices.existing();
-    if (!indices.length) return;
-    // Delete by query only sees refreshed documents.
-    await this.conn.refresh(indices);
-    await this.conn.client.deleteByQuery({ index: indices, conflicts: 'proceed', refresh: this.conn.deleteByQueryRefresh, body: { query: { match_all: {} } } });
+    await this.conn.deleteByQuery(await this.indices.existing(), { match_all: {} });
   }
 
   async count(entityType?: string): Promise<number> {

@@ -72,7 +72,6 @@ export class ElasticSystemMetadataIndex implements SystemMetadataIndex {
   }
 
   async clear(): Promise<void> {
-    await this.conn.refresh([this.index]);
-    await this.conn.client.deleteByQuery({ index: this.index, conflicts: 'proceed', refresh: this.conn.deleteByQueryRefresh, body: { query: { match_all: {} } } });
+    await this.conn.deleteByQuery([this.index], { match_all: {} });
   }
 }

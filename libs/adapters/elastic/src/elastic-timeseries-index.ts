@@ -92,11 +92,13 @@ export class ElasticTimeseriesIndex implements TimeseriesIndex {
   /** A delete by query left running on the server; its task id is Elasticsearch's own (`<node>:<number>`). */
   async startDeleteOlderThan(entityType: string, aspect: string, endTimeMillis: number, options: { batchSize: number; timeoutSeconds?: number }): Promise<string> {
     const index = await this.indices.ensure(entityType, aspect);
+    // As in ElasticConnection.deleteByQuery: refreshed before, so recent writes are seen, and after.
     await this.conn.refresh([index]);
     const { body } = await this.conn.client.deleteByQuery({
       index,
       wait_for_completion: false,
       conflicts: 'proceed',
+      refresh: true,
       scroll_size: options.batchSize,
       ...(options.timeoutSeconds !== undefined ? { timeout: `${options.timeoutSeconds}s` } : {}),
       body: { query: { bool: { filter: timeRange({ lt: endTimeMillis }) } } },
@@ -130,23 +132,11 @@ export class ElasticTimeseriesIndex implements TimeseriesIndex {
   }
 
   async deleteByUrn(urn: string, range: { aspect?: string; startTimeMillis?: number; endTimeMillis?: number } = {}): Promise<number> {
-    const indices = await this.indices.existing(range.aspect);
-    if (!indices.length) return 0;
-    // Delete by query only sees refreshed documents.
-    await this.conn.refresh(indices);
-    const { body } = await this.conn.client.deleteByQuery({
-      index: indices,
-      conflicts: 'proceed',
-      refresh: this.conn.deleteByQueryRefresh,
-      body: { query: { bool: { filter: [{ term: { urn } }, ...timeRange({ gte: range.startTimeMillis, lte: range.endTimeMillis })] } } },
-    });
-    return body.deleted;
+    const filter = [{ term: { urn } }, ...timeRange({ gte: range.startTimeMillis, lte: range.endTimeMillis })];
+    return this.conn.deleteByQuery(await this.indices.existing(range.aspect), { bool: { filter } });
   }
 
   async clear(): Promise<void> {
-    const indices = await this.indices.existing();
-    if (!indices.length) return;
-    await this.conn.refresh(indices);
-    await this.conn.client.deleteByQuery({ index: indices, conflicts: 'proceed', refresh: this.conn.deleteByQueryRefresh, body: { query: { match_all: {} } } });
+    await this.conn.deleteByQuery(await this.indices.existing(), { match_all: {} });
   }
 }

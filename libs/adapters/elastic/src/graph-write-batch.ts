@@ -66,14 +66,7 @@ export class GraphBulkBatch implements GraphWriteBatch {
   }
 
   private async remove(urn: string): Promise<void> {
-    // Delete by query only sees refreshed documents; node removal is rare enough to refresh for.
-    await this.conn.refresh([this.index]);
     const should = [{ term: { 'source.urn': urn } }, { term: { 'destination.urn': urn } }, { term: { 'declaredEdges.source': urn } }];
-    await this.conn.client.deleteByQuery({
-      index: this.index,
-      conflicts: 'proceed',
-      refresh: this.conn.deleteByQueryRefresh,
-      body: { query: { bool: { should, minimum_should_match: 1 } } },
-    });
+    await this.conn.deleteByQuery([this.index], { bool: { should, minimum_should_match: 1 } });
   }
 }

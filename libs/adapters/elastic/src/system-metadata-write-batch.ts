@@ -50,9 +50,7 @@ export class SystemMetadataBulkBatch implements SystemMetadataWriteBatch {
       }
       await sendBulk(this.conn.client, pending, this.conn.writeRefresh);
       pending = [];
-      // Delete by query only sees refreshed documents; entity deletion is rare enough to refresh for.
-      await this.conn.refresh([this.index]);
-      await this.conn.client.deleteByQuery({ index: this.index, conflicts: 'proceed', refresh: this.conn.deleteByQueryRefresh, body: { query: { term: { urn: w.forgetUrn } } } });
+      await this.conn.deleteByQuery([this.index], { term: { urn: w.forgetUrn } });
     }
     await sendBulk(this.conn.client, pending, this.conn.writeRefresh);
   }
