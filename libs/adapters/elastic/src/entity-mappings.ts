@@ -12,7 +12,7 @@ import type { SearchFieldType } from '@cairn/core';
 import type { ValueKind } from './filter-query';
 import { KEYWORD_IGNORE_ABOVE } from './index-settings';
 
-export type Subfield = 'lower' | 'words' | 'parts' | 'urn' | 'path';
+type Subfield = 'lower' | 'words' | 'parts' | 'urn' | 'path';
 
 const SUBFIELD_MAPPINGS: Record<Subfield, Record<string, unknown>> = {
   lower: { type: 'keyword', normalizer: 'lowercase', ignore_above: KEYWORD_IGNORE_ABOVE },

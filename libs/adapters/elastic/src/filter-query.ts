@@ -14,7 +14,7 @@ export type ValueKind = 'string' | 'number' | 'boolean';
 /** Where a filter field lives in the index and how its values compare; undefined when it is not indexed. */
 export type FieldResolver = (field: string) => { readonly path: string; readonly kind: ValueKind } | undefined;
 
-export function numericValue(text: string): number | null {
+function numericValue(text: string): number | null {
   if (text.trim() === '') return null;
   const n = Number(text);
   return Number.isFinite(n) ? n : null;

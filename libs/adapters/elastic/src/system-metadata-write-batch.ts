@@ -14,7 +14,7 @@ export interface StoredAspectRun {
   registryVersion?: string;
 }
 
-export function toStoredRun(run: AspectRun): StoredAspectRun {
+function toStoredRun(run: AspectRun): StoredAspectRun {
   return {
     urn: run.urn,
     aspect: run.aspect,

@@ -10,8 +10,8 @@ import { MATCH_NONE, type Query } from './filter-query';
 import type { SelectionQueries } from './selection-query';
 import { queryForms } from './words';
 
-export const EXACT_RANK = 10;
-export const PREFIX_RANK = 1.6;
+const EXACT_RANK = 10;
+const PREFIX_RANK = 1.6;
 
 /** How a field can be matched among the selected entity types. */
 interface FieldShape {

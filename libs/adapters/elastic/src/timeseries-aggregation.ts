@@ -17,7 +17,7 @@ const UNIT_MS = { MINUTE: 60_000, HOUR: 3_600_000, DAY: 86_400_000, WEEK: 7 * 86
 type DateUnit = Extract<GroupingBucket, { kind: 'date' }>['unit'];
 
 /** The start (epoch millis, UTC) of the calendar bucket holding `ts`. */
-export function bucketStart(ts: number, unit: DateUnit, multiple: number): number {
+function bucketStart(ts: number, unit: DateUnit, multiple: number): number {
   const d = new Date(ts);
   switch (unit) {
     case 'MONTH':
@@ -49,7 +49,7 @@ function rawValueAt(event: unknown, segments: readonly string[]): unknown {
 }
 
 /** The values at a dotted path, arrays on the way and at the end spread. */
-export function valuesAt(value: unknown, path: string): unknown[] {
+function valuesAt(value: unknown, path: string): unknown[] {
   let current: unknown[] = [value];
   for (const segment of path.split('.')) {
     current = current.flatMap((x) => (Array.isArray(x) ? x : [x])).flatMap((v) => (v && typeof v === 'object' && segment in v ? [(v as Record<string, unknown>)[segment]] : []));

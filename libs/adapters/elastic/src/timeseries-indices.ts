@@ -42,7 +42,7 @@ function dottedPath(annotationPath: string): string {
 }
 
 /** A field of every item of an array (`/userCounts/*` then `/count`) maps to `userCounts.count`; items are plain objects. */
-export function eventMappings(fields: readonly TimeseriesFieldSpec[]): MappingNode & { dynamic: false } {
+function eventMappings(fields: readonly TimeseriesFieldSpec[]): MappingNode & { dynamic: false } {
   const root: MappingNode & { dynamic: false } = { dynamic: false, properties: {} };
   for (const f of fields) {
     const segments = dottedPath(f.path).split('.');

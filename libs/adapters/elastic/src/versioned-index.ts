@@ -26,7 +26,7 @@ function definitionHash(def: IndexDefinition): string {
   return createHash('sha256').update(JSON.stringify({ settings, mappings: def.mappings })).digest('hex').slice(0, 10);
 }
 
-export function physicalIndexName(def: IndexDefinition): string {
+function physicalIndexName(def: IndexDefinition): string {
   return `${def.name}_${definitionHash(def)}`;
 }
 
