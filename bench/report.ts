@@ -63,6 +63,8 @@ export function machine(): Record<string, unknown> {
 
 const fmt = (v: number | undefined, unit = '') => (v === undefined ? '-' : `${Number.isInteger(v) ? v : v.toFixed(1)}${unit}`);
 const lat = (l: Record<string, number | undefined> | undefined, keys = ['p50', 'p99']) => (l ? keys.map((k) => `${k} ${fmt(l[k])}`).join(' / ') + ' ms' : '-');
+const loop = (r: LoopResult, keys: string[]) =>
+  `${lat(r.latencyMs, keys)} (${r.perSecond}/s${r.serverCpuUsPerRequest !== undefined ? `, ${r.serverCpuUsPerRequest} µs CPU each` : ''}${r.errors ? `, ${r.errors} errors` : ''})`;
 
 /** One line per figure: scenario, what was measured, the value. */
 export function tableRows(report: ModeReport): [string, string, string][] {
@@ -74,6 +76,7 @@ export function tableRows(report: ModeReport): [string, string, string][] {
     if (!r) return;
     rows.push([name, 'proposals acknowledged', `${r.proposals} in ${r.seconds} s = ${r.proposalsPerSecond}/s (429: ${r.tooManyRequests}, failed: ${r.failed})`]);
     rows.push([name, 'request latency', lat(r.latencyMs)]);
+    rows.push([name, 'catalog CPU per proposal', fmt(r.serverCpuUsPerProposal, ' µs')]);
     rows.push([name, 'index lag', `${lat(r.indexLagMs)}; all searchable ${fmt(r.allSearchableAfterMs, ' ms')} after the last ack`]);
   };
   ingest('ingest', report.ingest);
@@ -81,16 +84,20 @@ export function tableRows(report: ModeReport): [string, string, string][] {
   if (report.kafka) {
     const k = report.kafka;
     rows.push(['kafka', 'produced (acked by Kafka)', `${k.proposals} in ${k.seconds} s = ${k.proposalsPerSecond}/s`]);
+    rows.push(['kafka', 'catalog CPU per proposal', fmt(k.serverCpuUsPerProposal, ' µs')]);
     rows.push(['kafka', 'index lag', `${lat(k.indexLagMs)}; all searchable ${fmt(k.allSearchableAfterMs, ' ms')} after the last ack`]);
   }
   if (report.reads) {
-    rows.push(['reads', 'entitiesV2 get', `${lat(report.reads.single.latencyMs, ['p50', 'p99'])} (${report.reads.single.perSecond}/s)`]);
-    rows.push(['reads', 'entitiesV2 batch get of 10', `${lat(report.reads.batch.latencyMs, ['p50', 'p99'])} (${report.reads.batch.perSecond}/s)`]);
+    rows.push(['reads', 'entitiesV2 get', loop(report.reads.single, ['p50', 'p99'])]);
+    rows.push(['reads', 'entitiesV2 batch get of 10', loop(report.reads.batch, ['p50', 'p99'])]);
   }
   for (const [kind, r] of Object.entries(report.search ?? {})) {
-    rows.push(['search', kind, `${lat(r.latencyMs, ['p50', 'p95', 'p99'])} (${r.perSecond}/s${r.errors ? `, ${r.errors} errors` : ''})`]);
+    rows.push(['search', kind, loop(r, ['p50', 'p95', 'p99'])]);
   }
-  if (report.restore) rows.push(['restore', 'full index rebuild', `${report.restore.aspects} aspects in ${report.restore.seconds} s = ${report.restore.aspectsPerSecond}/s`]);
+  if (report.restore) {
+    const r = report.restore;
+    rows.push(['restore', 'full index rebuild', `${r.aspects} aspects in ${r.seconds} s = ${r.aspectsPerSecond}/s (${fmt(r.serverCpuUsPerAspect, ' µs')} CPU each)`]);
+  }
   if (report.overload) {
     const o = report.overload;
     rows.push(['overload', `${o.clients} clients for ${o.seconds} s`, `${o.acknowledged} acked (${o.acknowledgedPerSecond}/s), 429: ${o.tooManyRequests}, 504: ${o.timedOut504}, errors: ${o.otherErrors}`]);

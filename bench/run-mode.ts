@@ -68,6 +68,13 @@ function profilesOf(dir: string): Record<string, ReturnType<typeof summarizeProf
   return Object.fromEntries([...byProcess.values()].map((f) => [f, summarizeProfile(join(dir, f), 20)]));
 }
 
+/** The deployment's CPU time while `run` runs, in µs per unit of work. */
+async function withCpu<T>(deployment: Deployment, run: () => Promise<T>, units: (result: T) => number): Promise<{ result: T; usPerUnit: number }> {
+  const before = deployment.cpuMs();
+  const result = await run();
+  return { result, usPerUnit: round((1000 * (deployment.cpuMs() - before)) / Math.max(1, units(result)), 0)! };
+}
+
 /** Runs a scenario; a failure is recorded in the report and the run goes on. */
 async function attempt(ctx: RunContext, report: ModeReport, name: string, run: () => Promise<void>): Promise<void> {
   ctx.log(`${name}...`);
@@ -91,12 +98,18 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
     footprint: { startToHealthyMs: round(deployment.startToHealthyMs, 0)!, idleRssMb: round(deployment.memory().rssMb, 0)! },
   };
   const client = new CatalogClient(deployment.baseUrl, Math.max(options.clients, options.readClients) + 2);
+  const readBounds = { clients: options.readClients, requests: options.readRequests, seconds: options.readSeconds, serverCpuMs: () => deployment.cpuMs() };
   let searchable = 0;
   try {
     if (has('ingest')) {
       await attempt(ctx, report, 'ingest', async () => {
         const feed = new ProposalFeed(catalog);
-        report.ingest = await runIngest(client, feed, { clients: options.clients, batchSize: 1, maxSeconds: options.maxIngestSeconds, expectSearchable: (n) => n });
+        const { result, usPerUnit } = await withCpu(
+          deployment,
+          () => runIngest(client, feed, { clients: options.clients, batchSize: 1, maxSeconds: options.maxIngestSeconds, expectSearchable: (n) => n }),
+          (r) => r.proposals,
+        );
+        report.ingest = { ...result, serverCpuUsPerProposal: usPerUnit };
         searchable += feed.entities;
         const memory = deployment.memory();
         report.footprint = { ...report.footprint, rssAfterLoadMb: round(memory.rssMb, 0)!, peakRssMb: round(memory.peakRssMb, 0)! };
@@ -104,19 +117,24 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
     }
     if (has('reads')) {
       await attempt(ctx, report, 'reads', async () => {
-        report.reads = await runReads(client, catalog, { clients: options.readClients, requests: options.readRequests, seconds: options.readSeconds });
+        report.reads = await runReads(client, catalog, readBounds);
       });
     }
     if (has('search')) {
       await attempt(ctx, report, 'search', async () => {
-        report.search = await runSearch(client, catalog, { clients: options.readClients, requests: options.readRequests, seconds: options.readSeconds });
+        report.search = await runSearch(client, catalog, readBounds);
       });
     }
     if (has('batch')) {
       await attempt(ctx, report, 'batch', async () => {
         const feed = new ProposalFeed(catalogOf(ctx, NAMESPACES.batch, options.batchEntities));
         const before = searchable;
-        report.batch = await runIngest(client, feed, { clients: options.clients, batchSize: options.batchSize, maxSeconds: options.maxIngestSeconds, expectSearchable: (n) => before + n });
+        const { result, usPerUnit } = await withCpu(
+          deployment,
+          () => runIngest(client, feed, { clients: options.clients, batchSize: options.batchSize, maxSeconds: options.maxIngestSeconds, expectSearchable: (n) => before + n }),
+          (r) => r.proposals,
+        );
+        report.batch = { ...result, serverCpuUsPerProposal: usPerUnit };
         searchable += feed.entities;
       });
     }
@@ -124,20 +142,22 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
       await attempt(ctx, report, 'kafka', async () => {
         const feed = new ProposalFeed(catalogOf(ctx, NAMESPACES.kafka, options.kafkaEntities));
         const before = searchable;
-        report.kafka = await runKafkaProduce(client, feed, {
+        const { result, usPerUnit } = await withCpu(deployment, () => runKafkaProduce(client, feed, {
           brokers: backends.kafka,
           topic: `${prefixOf(ctx, 'main')}_MetadataChangeProposal_v1`,
           registryUrl: `${deployment.baseUrl}/schema-registry/api`,
           rate: options.kafkaRate,
           maxSeconds: options.maxIngestSeconds,
           expectSearchable: before + options.kafkaEntities,
-        });
+        }), (r) => r.proposals);
+        report.kafka = { ...result, serverCpuUsPerProposal: usPerUnit };
         searchable += feed.entities;
       });
     }
     if (has('restore')) {
       await attempt(ctx, report, 'restore', async () => {
-        report.restore = await runRestore(client, deployment.baseUrl, searchable, options.maxIngestSeconds * 1000);
+        const { result, usPerUnit } = await withCpu(deployment, () => runRestore(client, deployment.baseUrl, searchable, options.maxIngestSeconds * 1000), (r) => r.aspects);
+        report.restore = { ...result, serverCpuUsPerAspect: usPerUnit };
       });
     }
     await attempt(ctx, report, 'restart', async () => {

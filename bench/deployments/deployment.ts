@@ -10,6 +10,8 @@ export interface Deployment {
   readonly startToHealthyMs: number;
   /** The catalog's own processes (the backends' servers are not counted). */
   memory(): MemoryReading;
+  /** CPU time the catalog's own processes have used so far, in ms. */
+  cpuMs(): number;
   /** Stops and starts the API process on the data it has; answers the time to healthy. */
   restart(): Promise<number>;
   stop(): Promise<void>;

@@ -39,6 +39,7 @@ export async function startDistributed(options: DistributedOptions): Promise<Dep
       all()
         .map((s) => s.memory())
         .reduce((a, b) => ({ rssMb: a.rssMb + b.rssMb, peakRssMb: a.peakRssMb + b.peakRssMb })),
+    cpuMs: () => all().reduce((ms, s) => ms + s.cpuMs(), 0),
     restart: async () => {
       await gms.stop();
       gms = await start('gms', gms.port);

@@ -29,6 +29,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<Deploymen
     baseUrl: service.baseUrl,
     startToHealthyMs: service.startToHealthyMs,
     memory: () => service.memory(),
+    cpuMs: () => service.cpuMs(),
     restart: async () => {
       await service.stop();
       service = await start(service.port);

@@ -81,6 +81,13 @@ export class ServiceProcess {
     return { rssMb: kb('VmRSS') / 1024, peakRssMb: kb('VmHWM') / 1024 };
   }
 
+  /** CPU time the process has used so far (user + system), in ms: unlike wall time, barely moved by other load on the machine. */
+  cpuMs(): number {
+    // Fields 14 and 15 of /proc/<pid>/stat, after the parenthesised command name, in clock ticks (100 per second).
+    const fields = readFileSync(`/proc/${this.child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  }
+
   /** SIGTERM (a clean stop writes the CPU profile), SIGKILL if it takes longer than `graceMs`. */
   async stop(graceMs = 30_000): Promise<void> {
     if (this.child.exitCode !== null || this.child.signalCode !== null) return;

@@ -8,9 +8,21 @@ export interface LoopResult {
   readonly latencyMs: Record<string, number | undefined>;
   readonly errors: number;
   readonly firstError?: string;
+  /** The catalog's CPU time per request (µs), when its CPU time can be read. */
+  readonly serverCpuUsPerRequest?: number;
 }
 
-export async function closedLoop(clients: number, requests: number, seconds: number, request: (i: number) => Promise<HttpReply>): Promise<LoopResult> {
+export interface LoopBounds {
+  readonly clients: number;
+  readonly requests: number;
+  readonly seconds: number;
+  /** The catalog's CPU time so far (ms), to attribute it per request. */
+  readonly serverCpuMs?: () => number;
+}
+
+export async function closedLoop(bounds: LoopBounds, request: (i: number) => Promise<HttpReply>): Promise<LoopResult> {
+  const { clients, requests, seconds } = bounds;
+  const cpuBefore = bounds.serverCpuMs?.();
   const latency = new Samples();
   let sent = 0;
   let errors = 0;
@@ -37,11 +49,13 @@ export async function closedLoop(clients: number, requests: number, seconds: num
     }
   };
   await Promise.all(Array.from({ length: clients }, worker));
+  const cpuUsed = cpuBefore === undefined ? undefined : bounds.serverCpuMs!() - cpuBefore;
   return {
     requests: sent,
     perSecond: round(sent / ((now() - started) / 1000), 0)!,
     latencyMs: latency.summary([50, 95, 99]),
     errors,
     ...(firstError ? { firstError } : {}),
+    ...(cpuUsed !== undefined ? { serverCpuUsPerRequest: round((1000 * cpuUsed) / Math.max(1, sent), 0)! } : {}),
   };
 }

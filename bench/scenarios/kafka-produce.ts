@@ -30,6 +30,8 @@ export interface KafkaProduceResult {
   readonly indexLagMs: Record<string, number | undefined>;
   readonly lagMarkersNeverFound: number;
   readonly allSearchableAfterMs?: number;
+  /** The catalog's CPU time per proposal (µs), added by the runner. */
+  serverCpuUsPerProposal?: number;
 }
 
 const TICK_MS = 20;

@@ -6,16 +6,10 @@ import type { CatalogClient, SearchInput } from '../client/catalog-client';
 import type { SyntheticCatalog } from '../generator/catalog';
 import { Random } from '../generator/random';
 import { COLUMN_WORDS, DOMAINS, NOUNS, PLATFORMS, QUALIFIERS } from '../generator/vocabulary';
-import { closedLoop, type LoopResult } from './closed-loop';
+import { closedLoop, type LoopBounds, type LoopResult } from './closed-loop';
 
 export const SEARCH_KINDS = ['freeText', 'field', 'filter', 'facets', 'rest', 'autocomplete'] as const;
 export type SearchKind = (typeof SEARCH_KINDS)[number];
-
-export interface SearchOptions {
-  readonly clients: number;
-  readonly requests: number;
-  readonly seconds: number;
-}
 
 function inputOf(kind: Exclude<SearchKind, 'rest' | 'autocomplete'>, catalog: SyntheticCatalog, random: Random): SearchInput {
   switch (kind) {
@@ -36,11 +30,11 @@ function inputOf(kind: Exclude<SearchKind, 'rest' | 'autocomplete'>, catalog: Sy
   }
 }
 
-export async function runSearch(client: CatalogClient, catalog: SyntheticCatalog, options: SearchOptions): Promise<Record<SearchKind, LoopResult>> {
+export async function runSearch(client: CatalogClient, catalog: SyntheticCatalog, bounds: LoopBounds): Promise<Record<SearchKind, LoopResult>> {
   const random = new Random(catalog.options.seed + 2);
   const results = {} as Record<SearchKind, LoopResult>;
   for (const kind of SEARCH_KINDS) {
-    results[kind] = await closedLoop(options.clients, options.requests, options.seconds, () => {
+    results[kind] = await closedLoop(bounds, () => {
       if (kind === 'autocomplete') {
         const word = random.pick([...NOUNS, ...DOMAINS]);
         return client.autocomplete(word.slice(0, random.int(2, Math.min(5, word.length))));

@@ -76,6 +76,8 @@ export function mountRestApi(app: express.Express, ctx: CatalogContext): void {
 export function createRestApp(ctx: CatalogContext, before?: (app: express.Express) => void): express.Express {
   const app = express();
   app.disable('x-powered-by');
+  // The reference sends no ETags, and hashing every response body costs each read its share.
+  app.set('etag', false);
   before?.(app);
   mountRestApi(app, ctx);
   app.use(notFoundHandler);

@@ -2,26 +2,6 @@
 import type { AspectSpec, EntitySpec, Registry, Urn } from '@cairn/core';
 import type { StoredAspect } from '@cairn/ports';
 
-export interface EnvelopedAspect {
-  name: string;
-  type: 'VERSIONED' | 'TIMESERIES';
-  version: number;
-  value: unknown;
-  created: { time: number; actor: string };
-  systemMetadata?: unknown;
-}
-
-export function envelope(row: StoredAspect): EnvelopedAspect {
-  return {
-    name: row.aspect,
-    type: 'VERSIONED',
-    version: row.version,
-    value: JSON.parse(row.metadata),
-    created: { time: row.createdOn, actor: row.createdBy },
-    ...(row.systemMetadata ? { systemMetadata: row.systemMetadata } : {}),
-  };
-}
-
 /** The stored rows of an entity, plus its key aspect made from the URN when it is not stored. */
 export function withKeyAspect(registry: Registry, urn: Urn, entity: EntitySpec, rows: StoredAspect[], wanted?: ReadonlySet<string>): StoredAspect[] {
   const keyName = entity.keyAspect.name;
@@ -30,12 +10,18 @@ export function withKeyAspect(registry: Registry, urn: Urn, entity: EntitySpec, 
   return [key, ...rows];
 }
 
-export function entityResponse(urn: Urn, entity: EntitySpec, rows: StoredAspect[]) {
-  return {
-    urn: urn.raw,
-    entityName: entity.name,
-    aspects: Object.fromEntries(rows.map((r) => [r.aspect, envelope(r)])),
-  };
+/**
+ * `{urn, entityName, aspects: {name: envelope}}` as JSON text. Stored values are already compact
+ * JSON (normalized when written), so they are spliced in as they are rather than parsed and
+ * serialized again: the bulk of an entity read.
+ */
+export function entityResponseJson(urn: Urn, entity: EntitySpec, rows: StoredAspect[]): string {
+  const aspects = rows.map((r) => {
+    const created = JSON.stringify({ time: r.createdOn, actor: r.createdBy });
+    const systemMetadata = r.systemMetadata ? `,"systemMetadata":${JSON.stringify(r.systemMetadata)}` : '';
+    return `${JSON.stringify(r.aspect)}:{"name":${JSON.stringify(r.aspect)},"type":"VERSIONED","version":${r.version},"value":${r.metadata},"created":${created}${systemMetadata}}`;
+  });
+  return `{"urn":${JSON.stringify(urn.raw)},"entityName":${JSON.stringify(entity.name)},"aspects":{${aspects.join(',')}}}`;
 }
 
 export function recordUnion(spec: AspectSpec, value: unknown): Record<string, unknown> {

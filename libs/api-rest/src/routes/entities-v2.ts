@@ -3,7 +3,7 @@ import { Router } from 'express';
 import { badRequest, queryList, RestliError, type EntitySpec, type Urn } from '@cairn/core';
 import type { CatalogContext } from '../context';
 import { entityUrn, route } from '../http';
-import { entityResponse, withKeyAspect } from '../envelopes';
+import { entityResponseJson, withKeyAspect } from '../envelopes';
 
 const MAX_BATCH = 1000;
 
@@ -22,14 +22,14 @@ export function entitiesV2Router(ctx: CatalogContext): Router {
   const read = async (urn: Urn, entity: EntitySpec, wanted: Set<string> | undefined) => {
     const names = wanted ? [...wanted].filter((n) => entity.aspects.get(n)?.kind !== 'timeseries') : undefined;
     const rows = await ctx.store.getLatest([urn.raw], names);
-    return entityResponse(urn, entity, withKeyAspect(ctx.registry, urn, entity, rows, wanted));
+    return entityResponseJson(urn, entity, withKeyAspect(ctx.registry, urn, entity, rows, wanted));
   };
 
   router.get(
     '/entitiesV2/:urn',
     route(async (req, res) => {
       const { urn, entity } = entityUrn(ctx.registry, req.params.urn);
-      res.json(await read(urn, entity, wantedAspects(req.originalUrl, entity)));
+      res.type('json').send(await read(urn, entity, wantedAspects(req.originalUrl, entity)));
     }),
   );
 
@@ -39,18 +39,19 @@ export function entitiesV2Router(ctx: CatalogContext): Router {
       const ids = queryList(req.originalUrl, 'ids');
       if (!ids || ids.length === 0) throw badRequest("Parameter 'ids' is required: ids=List(<urn>,...)");
       if (ids.length > MAX_BATCH) throw badRequest(`At most ${MAX_BATCH} ids per batch get, got ${ids.length}`);
-      const results: Record<string, unknown> = {};
+      const results = new Map<string, string>();
       const errors: Record<string, unknown> = {};
       for (const id of ids) {
         try {
           const { urn, entity } = entityUrn(ctx.registry, id);
-          results[urn.raw] = await read(urn, entity, wantedAspects(req.originalUrl, entity));
+          results.set(urn.raw, await read(urn, entity, wantedAspects(req.originalUrl, entity)));
         } catch (err) {
           if (!(err instanceof RestliError)) throw err;
           errors[id] = err.toBody();
         }
       }
-      res.json({ results, statuses: {}, errors });
+      const entries = [...results].map(([urn, json]) => `${JSON.stringify(urn)}:${json}`);
+      res.type('json').send(`{"results":{${entries.join(',')}},"statuses":{},"errors":${JSON.stringify(errors)}}`);
     }),
   );
 
