@@ -117,3 +117,19 @@ describe('revokeAccessToken', () => {
     expect((await gql(bearer(otherIssuer), '{ me { corpUser { urn } } }')).status).toBe(401);
   });
 });
+
+describe('users', () => {
+  it('who are suspended or removed can no longer act, whatever token they hold', async () => {
+    const suspended = await createUser(t, 'tok_suspended', 'suspended-password');
+    const removed = await createUser(t, 'tok_removed', 'removed-password');
+    const [s, r] = await Promise.all([createToken(t, suspended, SYSTEM), createToken(t, removed, SYSTEM)]);
+    expect(await whoAmI(bearer(s.token))).toBe(suspended);
+    const status = { proposal: { entityType: 'corpuser', entityUrn: suspended, changeType: 'UPSERT', aspectName: 'corpUserStatus', aspect: { value: JSON.stringify({ status: 'SUSPENDED', lastModified: { time: 0, actor: admin } }), contentType: 'application/json' } } };
+    expect((await call(t, 'POST', '/aspects?action=ingestProposal', status, adminHeaders)).status).toBe(200);
+    expect((await gql(bearer(s.token), '{ me { corpUser { urn } } }')).body.errors[0].message).toMatch(/suspended/);
+    expect((await call(t, 'POST', '/logIn', { username: 'tok_suspended', password: 'suspended-password' })).status).toBe(401);
+    expect((await gql(adminHeaders, 'mutation($u: String!) { removeUser(urn: $u) }', { u: removed })).body.data.removeUser).toBe(true);
+    expect((await gql(bearer(r.token), '{ me { corpUser { urn } } }')).body.errors[0].message).toMatch(/does not exist/);
+    expect((await gql(adminHeaders, CREATE, { input: { type: 'PERSONAL', actorUrn: removed, duration: 'ONE_DAY', name: 'x' } })).body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+  });
+});

@@ -24,6 +24,7 @@ async function createToken(ctx: GraphqlContext, input: TokenRequest) {
   if (!tokens) throw badInput('Tokens cannot be issued: no signing key is configured (DATAHUB_TOKEN_SERVICE_SIGNING_KEY)');
   const actor = requireRef(ctx, input.actorUrn, 'corpuser');
   if (services.accounts.isReserved(actor.urn.slice('urn:li:corpuser:'.length))) throw badInput('Tokens cannot act as the system client');
+  if (!(await services.accounts.identity(actor.urn)).exists) throw badInput(`User ${actor.urn} does not exist`);
   const ttlMs = TOKEN_DURATIONS[input.duration];
   if (ttlMs === undefined) throw badInput(`Unknown duration ${input.duration}`);
   const name = (input.name ?? 'Personal Access Token').trim();

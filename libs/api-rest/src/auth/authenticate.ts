@@ -44,7 +44,7 @@ export function authenticateRequests(services: AuthServices, options: Authentica
       return next();
     }
     const path = unprefixed(req.path);
-    if (req.method === 'GET' && PUBLIC_GETS.includes(path.replace(/\/+$/, '') || '/')) return next();
+    if ((req.method === 'GET' || req.method === 'HEAD') && PUBLIC_GETS.includes(path.replace(/\/+$/, '') || '/')) return next();
     const unauthenticated = (message: string) => refuse(req, res, 401, message, options.cookiePostPaths);
     const header = credentialsOf(req.headers.authorization);
     if (header === 'malformed') return unauthenticated('Invalid credentials: the Authorization header must be "Bearer <token>" or "Basic <clientId>:<secret>"');

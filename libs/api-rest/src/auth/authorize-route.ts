@@ -29,7 +29,8 @@ export function authorizeRoutes() {
     const auth = res.locals.auth as RequestAuth | undefined;
     if (!auth || auth.actor.system) return next();
     const action = typeof req.query.action === 'string' ? req.query.action : undefined;
-    const found = routeAccessOf(req.method, unprefixed(req.path), action);
+    // Express answers HEAD with the GET handler, so it is allowed as GET is.
+    const found = routeAccessOf(req.method === 'HEAD' ? 'GET' : req.method, unprefixed(req.path), action);
     if (!found) return next(forbidden(`${req.method} ${req.path}${action ? `?action=${action}` : ''} has no authorization rule; only the system client may call it`));
     const { rule, pathParam } = found;
     const access = rule.access;

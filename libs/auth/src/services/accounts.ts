@@ -12,6 +12,8 @@ import { upsert, type Proposer } from './proposals';
 import { LoadingCache } from './loading-cache';
 
 export interface UserIdentity extends ActorIdentity {
+  /** Removed users (and names no user has) cannot act, whatever token they hold. */
+  readonly exists: boolean;
   readonly suspended: boolean;
 }
 
@@ -49,11 +51,12 @@ export class Accounts {
   }
 
   private async readIdentity(urn: string): Promise<UserIdentity> {
-    const aspects = new Map((await this.store.getLatest([urn], IDENTITY_ASPECTS)).map((r) => [r.aspect, JSON.parse(r.metadata)]));
+    const aspects = new Map((await this.store.getLatest([urn], [...IDENTITY_ASPECTS, 'corpUserKey'])).map((r) => [r.aspect, JSON.parse(r.metadata)]));
     return {
       urn,
       groups: [...new Set<string>([...(aspects.get('groupMembership')?.groups ?? []), ...(aspects.get('nativeGroupMembership')?.nativeGroups ?? [])])],
       roles: aspects.get('roleMembership')?.roles ?? [],
+      exists: aspects.size > 0,
       suspended: aspects.get('corpUserStatus')?.status === 'SUSPENDED',
     };
   }

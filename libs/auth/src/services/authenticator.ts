@@ -31,7 +31,9 @@ export class Authenticator {
     }
     if (fromCookie && claims.type !== 'SESSION') throw unauthenticated('Invalid credentials: the session cookie holds no session token');
     if (this.accounts.isReserved(claims.actorId)) throw unauthenticated('Invalid credentials: tokens cannot act as the system client');
-    if ((await this.accounts.identity(claims.actorUrn)).suspended) throw unauthenticated(`Invalid credentials: user ${claims.actorUrn} is suspended`);
+    const identity = await this.accounts.identity(claims.actorUrn);
+    if (!identity.exists) throw unauthenticated(`Invalid credentials: user ${claims.actorUrn} does not exist`);
+    if (identity.suspended) throw unauthenticated(`Invalid credentials: user ${claims.actorUrn} is suspended`);
     return { urn: claims.actorUrn, system: false, via: claims.type === 'SESSION' ? 'session' : 'token' };
   }
 
