@@ -117,6 +117,20 @@ describe('policies made by an administrator', () => {
     expect((await addTag(readerHeaders, HDFS)).status).toBe(403);
   });
 
+  it('ask the same privilege of a GraphQL edit and of the REST ingestion of the aspect it writes', async () => {
+    const owner = await createUser(t, 'pol_owner_editor', 'owner-password');
+    const headers = bearer((await createToken(t, owner, SYSTEM)).token);
+    const policy = { type: 'METADATA', name: 'owners only', state: 'ACTIVE', privileges: ['EDIT_ENTITY_OWNERS'], actors: { users: [owner], resourceOwners: false, allUsers: false, allGroups: false }, resources: { allResources: true } };
+    await gql(adminHeaders, 'mutation($i: PolicyUpdateInput!) { createPolicy(input: $i) }', { i: policy });
+    const ingest = (aspect: string, value: unknown) =>
+      call(t, 'POST', '/aspects?action=ingestProposal', { proposal: { entityType: 'dataset', entityUrn: KAFKA, changeType: 'UPSERT', aspectName: aspect, aspect: { value: JSON.stringify(value), contentType: 'application/json' } } }, headers);
+    // Tags first: once an owner, the owners' policy of the previous test lets this user tag.
+    expect((await addTag(headers, KAFKA)).status).toBe(403);
+    expect((await ingest('globalTags', { tags: [{ tag: TAG }] })).status).toBe(403);
+    expect((await gql(headers, 'mutation($i: AddOwnerInput!) { addOwner(input: $i) }', { i: { ownerUrn: owner, ownerEntityType: 'CORP_USER', resourceUrn: KAFKA } })).body).toMatchObject({ data: { addOwner: true } });
+    expect((await ingest('ownership', { owners: [{ owner, type: 'DATAOWNER' }] })).status).toBe(200);
+  });
+
   it('refuse unknown privileges', async () => {
     const r = await gql(adminHeaders, 'mutation($i: PolicyUpdateInput!) { createPolicy(input: $i) }', { i: grant({ privileges: ['EDIT_EVERYTHING'] }) });
     expect(r.body.errors[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringContaining('EDIT_EVERYTHING') });

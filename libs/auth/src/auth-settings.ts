@@ -57,7 +57,7 @@ export function authSettingsFromEnv(env: Env, defaults: { enabled: boolean }): A
     ...(optional(env.AUTH_ROOT_PASSWORD) ? { rootPassword: env.AUTH_ROOT_PASSWORD } : {}),
     sessionTtlMs: nonNegativeInt(env, 'AUTH_SESSION_TTL_HOURS', 24) * 3600 * 1000,
     cacheMs: nonNegativeInt(env, 'AUTH_CACHE_MS', 1000),
-    rateLimitPerMinute: nonNegativeInt(env, 'RATE_LIMIT_PER_MINUTE', 3000),
+    rateLimitPerMinute: nonNegativeInt(env, 'RATE_LIMIT_PER_MINUTE', 20_000),
     failedAuthPerMinute: nonNegativeInt(env, 'AUTH_FAILURES_PER_MINUTE', 30),
     corsOrigins: (env.CORS_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
     graphqlIntrospection: bool(env, 'GRAPHQL_INTROSPECTION', true),
