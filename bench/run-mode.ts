@@ -97,7 +97,7 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
     catalog: { entities: catalog.shape.total },
     footprint: { startToHealthyMs: round(deployment.startToHealthyMs, 0)!, idleRssMb: round(deployment.memory().rssMb, 0)! },
   };
-  const client = new CatalogClient(deployment.baseUrl, Math.max(options.clients, options.readClients) + 2);
+  const client = new CatalogClient(deployment, Math.max(options.clients, options.readClients) + 2);
   const readBounds = { clients: options.readClients, requests: options.readRequests, seconds: options.readSeconds, serverCpuMs: () => deployment.cpuMs() };
   let searchable = 0;
   try {
@@ -146,6 +146,7 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
           brokers: backends.kafka,
           topic: `${prefixOf(ctx, 'main')}_MetadataChangeProposal_v1`,
           registryUrl: `${deployment.baseUrl}/schema-registry/api`,
+          ...(deployment.authorization ? { authorization: deployment.authorization } : {}),
           rate: options.kafkaRate,
           maxSeconds: options.maxIngestSeconds,
           expectSearchable: before + options.kafkaEntities,
@@ -156,7 +157,7 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
     }
     if (has('restore')) {
       await attempt(ctx, report, 'restore', async () => {
-        const { result, usPerUnit } = await withCpu(deployment, () => runRestore(client, deployment.baseUrl, searchable, options.maxIngestSeconds * 1000), (r) => r.aspects);
+        const { result, usPerUnit } = await withCpu(deployment, () => runRestore(client, deployment, searchable, options.maxIngestSeconds * 1000), (r) => r.aspects);
         report.restore = { ...result, serverCpuUsPerAspect: usPerUnit };
       });
     }
@@ -172,7 +173,7 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
   if (has('overload')) {
     await attempt(ctx, report, 'overload', async () => {
       const fresh = await deploy(ctx, mode, backends, 'overload', { MAX_INDEX_LAG: String(OVERLOAD_MAX_INDEX_LAG) });
-      const overloadClient = new CatalogClient(fresh.baseUrl, options.overloadClients + 4, 60_000);
+      const overloadClient = new CatalogClient(fresh, options.overloadClients + 4, 60_000);
       try {
         report.overload = await runOverload(fresh, overloadClient, catalogOf(ctx, NAMESPACES.overload, options.entities * 10, false), {
           clients: options.overloadClients,

@@ -21,8 +21,8 @@ const AUTOCOMPLETE = `query ac($input: AutoCompleteMultipleInput!) {
 export class CatalogClient {
   readonly http: HttpClient;
 
-  constructor(baseUrl: string, connections: number, timeoutMs?: number) {
-    this.http = new HttpClient(baseUrl, connections, timeoutMs);
+  constructor(target: { baseUrl: string; authorization?: string }, connections: number, timeoutMs?: number) {
+    this.http = new HttpClient(target.baseUrl, connections, timeoutMs, target.authorization);
   }
 
   ingestProposal(proposal: MetadataChangeProposal, async = false): Promise<HttpReply> {

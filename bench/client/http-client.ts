@@ -25,10 +25,12 @@ export class HttpClient {
   private readonly host: string;
   private readonly port: number;
 
+  /** `authorization`: the Authorization header of every request, for a deployment with authentication on. */
   constructor(
     baseUrl: string,
     connections: number,
     private readonly timeoutMs = 60_000,
+    private readonly authorization?: string,
   ) {
     const url = new URL(baseUrl);
     if (url.hostname !== '127.0.0.1') throw new Error(`the benchmark only talks to 127.0.0.1, not ${url.hostname}`);
@@ -49,6 +51,7 @@ export class HttpClient {
           timeout: this.timeoutMs,
           headers: {
             'X-RestLi-Protocol-Version': '2.0.0',
+            ...(this.authorization ? { Authorization: this.authorization } : {}),
             ...(body !== undefined ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } : {}),
           },
         },

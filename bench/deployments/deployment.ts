@@ -6,6 +6,8 @@ export type Mode = 'embedded' | 'distributed';
 export interface Deployment {
   readonly mode: Mode;
   readonly baseUrl: string;
+  /** The Authorization header its API wants, when authentication is on (the system client's). */
+  readonly authorization?: string;
   /** From spawning the API process to its first healthy answer. */
   readonly startToHealthyMs: number;
   /** The catalog's own processes (the backends' servers are not counted). */
@@ -17,9 +19,10 @@ export interface Deployment {
   stop(): Promise<void>;
 }
 
-/** `cairn_consumer_lag_records` per consumer group, from an API process's Prometheus metrics. */
-export async function consumerLag(baseUrl: string): Promise<Record<string, number>> {
-  const text = await (await fetch(`${baseUrl}/metrics`)).text();
+/** `cairn_consumer_lag_records` per consumer group, from the API process's Prometheus metrics. */
+export async function consumerLag(deployment: Pick<Deployment, 'baseUrl' | 'authorization'>): Promise<Record<string, number>> {
+  const res = await fetch(`${deployment.baseUrl}/metrics`, deployment.authorization ? { headers: { Authorization: deployment.authorization } } : {});
+  const text = await res.text();
   const lags: Record<string, number> = {};
   for (const m of text.matchAll(/^cairn_consumer_lag_records\{[^}]*group="([^"]+)"[^}]*\} (\S+)$/gm)) lags[m[1]!] = Number(m[2]);
   return lags;

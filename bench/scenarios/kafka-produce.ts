@@ -18,6 +18,8 @@ export interface KafkaProduceOptions {
   readonly brokers: string;
   readonly topic: string;
   readonly registryUrl: string;
+  /** The registry's Authorization header (registering a schema is an ingestion privilege). */
+  readonly authorization?: string;
   readonly rate: number;
   readonly maxSeconds: number;
   readonly expectSearchable: number;
@@ -36,10 +38,10 @@ export interface KafkaProduceResult {
 
 const TICK_MS = 20;
 
-async function registerSchema(registryUrl: string, topic: string, schema: string): Promise<number> {
-  const res = await fetch(`${registryUrl}/subjects/${topic}-value/versions`, {
+async function registerSchema(options: KafkaProduceOptions, schema: string): Promise<number> {
+  const res = await fetch(`${options.registryUrl}/subjects/${options.topic}-value/versions`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/vnd.schemaregistry.v1+json' },
+    headers: { 'Content-Type': 'application/vnd.schemaregistry.v1+json', ...(options.authorization ? { Authorization: options.authorization } : {}) },
     body: JSON.stringify({ schema }),
   });
   if (!res.ok) throw new Error(`schema registration failed: ${await res.text()}`);
@@ -48,7 +50,7 @@ async function registerSchema(registryUrl: string, topic: string, schema: string
 
 export async function runKafkaProduce(client: CatalogClient, feed: ProposalFeed, options: KafkaProduceOptions): Promise<KafkaProduceResult> {
   const avsc = readFileSync(join(REPO_ROOT, 'schemas/avro/MetadataChangeProposal.avsc'), 'utf8');
-  const schemaId = await registerSchema(options.registryUrl, options.topic, avsc);
+  const schemaId = await registerSchema(options, avsc);
   const type = Type.forSchema(JSON.parse(avsc));
   const encode = (p: MetadataChangeProposal) =>
     frame(

@@ -57,7 +57,7 @@ export async function runOverload(deployment: Deployment, client: CatalogClient,
     while (now() < deadline) {
       peakRssMb = Math.max(peakRssMb, deployment.memory().rssMb);
       try {
-        maxLag = Math.max(maxLag, ...Object.values(await consumerLag(deployment.baseUrl)));
+        maxLag = Math.max(maxLag, ...Object.values(await consumerLag(deployment)));
       } catch {
         // a scrape that fails under overload is skipped
       }
@@ -112,7 +112,7 @@ export async function runOverload(deployment: Deployment, client: CatalogClient,
   const drainStart = now();
   let drainedAfterMs: number | undefined;
   while (now() - drainStart < options.drainTimeoutMs) {
-    const lags = Object.values(await consumerLag(deployment.baseUrl));
+    const lags = Object.values(await consumerLag(deployment));
     if (lags.length && Math.max(...lags) === 0) {
       drainedAfterMs = now() - drainStart;
       break;

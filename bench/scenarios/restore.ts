@@ -4,7 +4,7 @@
  * them. Timed until the search indexer has caught up and search finds every entity again.
  */
 import type { CatalogClient } from '../client/catalog-client';
-import { consumerLag } from '../deployments/deployment';
+import { consumerLag, type Deployment } from '../deployments/deployment';
 import { now, round, sleep } from '../stats';
 
 export interface RestoreResult {
@@ -22,7 +22,7 @@ interface TaskStatus {
   readonly status: { restored?: number; error?: string };
 }
 
-export async function runRestore(client: CatalogClient, baseUrl: string, expectedEntities: number, timeoutMs: number): Promise<RestoreResult> {
+export async function runRestore(client: CatalogClient, deployment: Deployment, expectedEntities: number, timeoutMs: number): Promise<RestoreResult> {
   const started = now();
   const deadline = started + timeoutMs;
   const { value: task } = await client.http.json<{ value: string }>('POST', '/operations?action=rebuildIndices', {});
@@ -37,7 +37,7 @@ export async function runRestore(client: CatalogClient, baseUrl: string, expecte
   if (status.status.error) throw new Error(`the rebuild failed: ${status.status.error}`);
   let searchable = 0;
   while (now() < deadline) {
-    if (((await consumerLag(baseUrl))['mae-consumer'] ?? 0) === 0 && (searchable = await client.searchableCount()) >= expectedEntities) break;
+    if (((await consumerLag(deployment))['mae-consumer'] ?? 0) === 0 && (searchable = await client.searchableCount()) >= expectedEntities) break;
     await sleep(50);
   }
   const seconds = (now() - started) / 1000;
