@@ -201,7 +201,7 @@ describe('TimeseriesProjector', () => {
         aspect: 'datasetProfile',
         urn: DS,
         timestampMillis: 1_650_000_000_000,
-        eventGranularity: JSON.stringify({ unit: 'DAY', multiple: 1 }),
+        eventGranularity: JSON.stringify({ multiple: 1, unit: 'DAY' }),
         partitionSpec: JSON.stringify({ partition: 'p1', type: 'PARTITION' }),
         messageId: 'm1',
         event: JSON.stringify(value),
@@ -224,6 +224,14 @@ describe('TimeseriesProjector', () => {
     expect(docs[0].timestampMillis).toBe(1_650_000_000_001);
   });
 
+  it('treats an absent partitionSpec as the default one, whatever its key order', async () => {
+    await tsProjector.project(mcl('datasetProfile', profile({ rowCount: 1 })));
+    await tsProjector.project(mcl('datasetProfile', profile({ rowCount: 2, partitionSpec: { partition: 'FULL_TABLE_SNAPSHOT', type: 'FULL_TABLE' } })));
+    const docs = await profiles();
+    expect(docs.map((d) => JSON.parse(d.event).rowCount)).toEqual([2]);
+    expect(docs[0].partitionSpec).toBe('{"partition":"FULL_TABLE_SNAPSHOT","type":"FULL_TABLE"}');
+  });
+
   it('ignores versioned aspects, deletes without a value and unknown entities', async () => {
     await tsProjector.project(mcl('status', { removed: false }));
     await tsProjector.project(mcl('datasetProfile', undefined));
@@ -239,3 +247,4 @@ describe('TimeseriesProjector', () => {
     expect(await profiles()).toHaveLength(1);
   });
 });
+

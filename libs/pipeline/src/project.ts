@@ -2,7 +2,7 @@
  * Projectors: consume change logs and keep the read-side indexes current. Both are idempotent
  * (documents are keyed), so at-least-once delivery and replays converge.
  */
-import type { Registry } from '@cairn/core';
+import { canonicalJson, type Registry } from '@cairn/core';
 import type { MetadataChangeLog } from '@cairn/events';
 import type { GraphIndex, LogRecord, SearchFields, SearchIndex, SystemMetadataIndex, TimeseriesIndex } from '@cairn/ports';
 import { edgesOf, searchFieldsOf } from '@cairn/search';
@@ -84,6 +84,9 @@ export class SearchProjector {
   }
 }
 
+/** TimeseriesAspectBase.partitionSpec's default in the reference's model. */
+const DEFAULT_PARTITION_SPEC = { type: 'FULL_TABLE', partition: 'FULL_TABLE_SNAPSHOT' };
+
 export class TimeseriesProjector {
   constructor(
     private readonly registry: Registry,
@@ -110,8 +113,9 @@ export class TimeseriesProjector {
       aspect: aspect.name,
       urn: mcl.entityUrn,
       timestampMillis: Number(event.timestampMillis),
-      ...(typeof event.eventGranularity === 'object' && event.eventGranularity ? { eventGranularity: JSON.stringify(event.eventGranularity) } : {}),
-      ...(typeof event.partitionSpec === 'object' && event.partitionSpec ? { partitionSpec: JSON.stringify(event.partitionSpec) } : {}),
+      ...(typeof event.eventGranularity === 'object' && event.eventGranularity ? { eventGranularity: canonicalJson(event.eventGranularity) } : {}),
+      // An absent partitionSpec is the model's default, as clients that fill defaults send it.
+      partitionSpec: canonicalJson(typeof event.partitionSpec === 'object' && event.partitionSpec ? event.partitionSpec : DEFAULT_PARTITION_SPEC),
       ...(typeof event.messageId === 'string' ? { messageId: event.messageId } : {}),
       event: mcl.aspect.value,
       ...(mcl.systemMetadata ? { systemMetadata: JSON.stringify(mcl.systemMetadata) } : {}),
