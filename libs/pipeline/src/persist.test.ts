@@ -347,6 +347,36 @@ describe('Persister: batches', () => {
     await expect(notifier.wait(poison.id, 100)).rejects.toMatchObject({ status: 422 });
   });
 
+  it("overlaps different entities' writes on a store a round trip away, each entity in order, change logs in log order", async () => {
+    const OTHER = `urn:li:dataset:(${HIVE},db.other,PROD)`;
+    const writes: string[] = [];
+    const remote: AspectStore = {
+      ...store,
+      getLatest: (urns, aspects) => store.getLatest(urns, aspects),
+      write: async (w) => {
+        // The first entity's store is slow: the other's writes must not wait for it.
+        await new Promise((r) => setTimeout(r, w.urn === DS ? 20 : 1));
+        writes.push(`${w.urn === DS ? 'first' : 'other'}:${w.aspect}`);
+        return store.write(w);
+      },
+      unit: undefined,
+    };
+    persister = new Persister(registry, remote, logs, notifier);
+    const batch = [upsert('ownership', OWNERSHIP), upsert('ownership', OWNERSHIP, { entityUrn: OTHER }), upsert('status', { removed: false }), upsert('status', { removed: true }, { entityUrn: OTHER })];
+    await persister.handleBatch(batch);
+    expect(writes.filter((w) => w.startsWith('first'))).toEqual(['first:datasetKey', 'first:ownership', 'first:status']);
+    expect(writes.indexOf('other:status')).toBeLessThan(writes.indexOf('first:ownership'));
+    const changeLogs = await drain(logs.versionedChangeLog);
+    expect(changeLogs.map((l) => `${l.entityUrn === DS ? 'first' : 'other'}:${l.aspectName}`)).toEqual([
+      'first:datasetKey',
+      'first:ownership',
+      'other:datasetKey',
+      'other:ownership',
+      'first:status',
+      'other:status',
+    ]);
+  });
+
   it('retries the rest of a batch one by one after a store failure, in order', async () => {
     const write = store.write.bind(store);
     let failures = 1;

@@ -3,9 +3,10 @@
  * semantics and emits a change log per effective change. A proposal that cannot be applied goes to
  * the failed-proposal topic and the partition moves on.
  *
- * A batch is applied in order as one store unit (one commit where the engine has transactions);
- * its change logs and failures are then appended together, and only then are its proposals
- * settled: a waiting request is answered once its change log is durable. A crash in between
+ * A batch is applied as one store unit (one commit where the engine has transactions), each
+ * entity's proposals in log order; its change logs and failures are then appended together, in
+ * log order, and only then are its proposals settled: a waiting request is answered once its
+ * change log is durable. A crash in between
  * loses nothing: the batch is redelivered, its writes are recognised as replayed and their change
  * logs are emitted again.
  */
@@ -18,6 +19,28 @@ import type { ApplyResult, ProposalSettler, Settled } from './write-notifier';
 
 const MAX_ATTEMPTS = 3;
 const KNOWN_ENTITIES = 100_000;
+const CONCURRENT_ENTITIES = 16;
+
+/** The batch's positions grouped by entity, each group in log order. */
+function entityChains(batch: readonly LogRecord<MetadataChangeProposal>[]): Map<string, number[]> {
+  const chains = new Map<string, number[]>();
+  batch.forEach((record, i) => {
+    const entity = record.value?.entityUrn ?? record.key;
+    const chain = chains.get(entity);
+    if (chain) chain.push(i);
+    else chains.set(entity, [i]);
+  });
+  return chains;
+}
+
+/** Runs `work` on every item, at most `limit` at a time. */
+async function inParallel<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
 
 /** What applying one proposal produced, before anything is appended. */
 interface Applied {
@@ -58,28 +81,40 @@ export class Persister {
   ) {}
 
   async handleBatch(batch: LogRecord<MetadataChangeProposal>[]): Promise<void> {
-    const outbox = new Outbox();
-    let next = 0;
-    // A client error is final for its proposal only; any other error stops the unit, and the rest is retried one by one.
-    const applyInOrder = async () => {
-      for (; next < batch.length; next++) {
+    const outcomes: (Applied | { readonly error: unknown } | undefined)[] = new Array(batch.length);
+    const deferred: number[] = [];
+    // An entity's proposals apply in order; different entities' overlap, so a store that is a
+    // round trip away is not waited on one write at a time. A client error is final for its
+    // proposal only; any other error stops its entity, whose rest is then retried one by one.
+    const applyChain = async (indices: readonly number[]) => {
+      for (let k = 0; k < indices.length; k++) {
+        const i = indices[k]!;
         try {
-          outbox.applied(batch[next]!, await this.apply(batch[next]!));
+          outcomes[i] = await this.apply(batch[i]!);
         } catch (err) {
-          if (!isClientError(err)) return;
-          outbox.rejected(batch[next]!, err);
+          if (!isClientError(err)) {
+            deferred.push(...indices.slice(k));
+            return;
+          }
+          outcomes[i] = { error: err };
         }
       }
     };
+    const applyAll = () => inParallel([...entityChains(batch).values()], CONCURRENT_ENTITIES, applyChain);
     try {
-      await (this.store.unit ? this.store.unit(applyInOrder) : applyInOrder());
+      await (this.store.unit ? this.store.unit(applyAll) : applyAll());
     } catch (err) {
       // The unit did not commit: what it remembered about stored keys may not hold.
       this.knownEntities.clear();
       throw err;
     }
+    const outbox = new Outbox();
+    outcomes.forEach((outcome, i) => {
+      if (outcome && 'error' in outcome) outbox.rejected(batch[i]!, outcome.error);
+      else if (outcome) outbox.applied(batch[i]!, outcome);
+    });
     await this.publish(outbox);
-    for (; next < batch.length; next++) await this.publish(await this.applyWithRetries(batch[next]!));
+    for (const i of deferred.sort((a, b) => a - b)) await this.publish(await this.applyWithRetries(batch[i]!));
   }
 
   private async applyWithRetries(record: LogRecord<MetadataChangeProposal>): Promise<Outbox> {
