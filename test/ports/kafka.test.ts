@@ -139,6 +139,18 @@ describeWithKafka('Kafka adapter on a real broker', () => {
       expect(await log.lag('keys')).toBe(0);
     });
 
+    it('appends more in one call than one request may carry (the broker takes at most 1 MB per partition batch), in order', async () => {
+      const log = freshLog<{ key: string; seq: number; pad: string }>('large');
+      const key = 'urn:li:corpuser:large';
+      const appended = Array.from({ length: 40 }, (_, seq) => ({ key, value: { key, seq, pad: 'x'.repeat(64 * 1024) } }));
+      const ids = await log.append(appended);
+      expect(ids.map(offsetOf)).toEqual([...ids.map(offsetOf)].sort((a, b) => a - b));
+      const { consumer, records, received } = collect(log, 'large');
+      await received(appended.length);
+      await consumer.stop();
+      expect(records().map((r) => r.value.seq)).toEqual(appended.map((a) => a.value.seq));
+    });
+
     it('starts a new fromLatest group at the end of the log, and keeps that start once committed', async () => {
       const log = freshLog<Sample>('latest');
       const key = 'urn:li:corpuser:latest';

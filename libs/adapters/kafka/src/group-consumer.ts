@@ -83,6 +83,7 @@ export class KafkaGroupConsumer<T> implements Consumer {
     await this.consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: this.clients.tuning.partitionsConcurrently,
       eachBatch: (payload) => this.onBatch(payload),
     });
     // Committed too, so a restart before the first batch starts from the same place; without

@@ -9,6 +9,34 @@ import { SerialBatcher } from './serial-batcher';
 import { ensureTopic } from './topic-setup';
 import type { ValueCodec } from './value-codecs';
 
+/** Well under the broker's default message.max.bytes (1 MB), which bounds each partition's batch of a request. */
+const MAX_SEND_BYTES = 512 * 1024;
+
+function sizeOf(message: Message): number {
+  const length = (v: Message['key'] | Message['value']) => (v === null || v === undefined ? 0 : Buffer.byteLength(v as string | Buffer));
+  const headers = Object.entries(message.headers ?? {}).reduce((n, [k, v]) => n + k.length + length(v as string | Buffer | undefined), 0);
+  return length(message.key) + length(message.value) + headers;
+}
+
+/** Consecutive runs of messages of at most `max` bytes (a larger message alone). */
+function bySize(messages: readonly Message[], max: number): Message[][] {
+  const parts: Message[][] = [];
+  let part: Message[] = [];
+  let bytes = 0;
+  for (const m of messages) {
+    const size = sizeOf(m);
+    if (part.length && bytes + size > max) {
+      parts.push(part);
+      part = [];
+      bytes = 0;
+    }
+    part.push(m);
+    bytes += size;
+  }
+  if (part.length) parts.push(part);
+  return parts;
+}
+
 export interface KafkaEventLogOptions {
   /** Gets the messages consumers cannot decode; by default they are logged and skipped. */
   readonly onUndecodable?: OnUndecodable;
@@ -43,9 +71,9 @@ export class KafkaEventLog<T> implements EventLog<T> {
   }
 
   /**
-   * Resolves once all in-sync replicas have the records (idempotent producer, acks all). All
-   * records of a call go in one send, after those of earlier calls; records of different
-   * partitions are not atomic together.
+   * Resolves once all in-sync replicas have the records (idempotent producer, acks all). A call's
+   * records go after those of earlier calls, in one send unless they exceed what one request may
+   * carry; records of different partitions are not atomic together.
    */
   async append(records: ReadonlyArray<NewRecord<T>>): Promise<string[]> {
     if (records.length === 0) return [];
@@ -54,7 +82,14 @@ export class KafkaEventLog<T> implements EventLog<T> {
     return this.sends.submit(messages);
   }
 
+  /** Sends in order, in requests small enough for the broker (a request's records for a partition form one batch, bounded by its message.max.bytes). */
   private async send(messages: Message[]): Promise<string[]> {
+    const ids: string[] = [];
+    for (const part of bySize(messages, MAX_SEND_BYTES)) ids.push(...(await this.sendPart(part)));
+    return ids;
+  }
+
+  private async sendPart(messages: Message[]): Promise<string[]> {
     const partitionMetadata = await this.partitions();
     // Partitions are chosen here rather than by kafkajs, to know which offset belongs to which record.
     const partitions = messages.map((message) => this.partitioner({ topic: this.topic, partitionMetadata, message }));

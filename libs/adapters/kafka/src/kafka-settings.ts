@@ -10,6 +10,11 @@ export interface ConsumerTuning {
   readonly maxWaitTimeMs: number;
   /** Pause before a batch whose handler threw is fetched again. */
   readonly retryDelayMs: number;
+  /**
+   * Partitions whose batches a member handles at once (each partition's still in order): a
+   * handler that waits on a store or an index does not hold up the other partitions.
+   */
+  readonly partitionsConcurrently: number;
 }
 
 export interface KafkaSettings {
@@ -53,6 +58,7 @@ export function kafkaSettingsFromEnv(env: KafkaEnv = process.env): KafkaSettings
       rebalanceTimeoutMs: int(env, 'KAFKA_CONSUMER_REBALANCE_TIMEOUT_MS', 30_000),
       maxWaitTimeMs: int(env, 'KAFKA_CONSUMER_MAX_WAIT_MS', 500),
       retryDelayMs: int(env, 'KAFKA_CONSUMER_RETRY_DELAY_MS', 500),
+      partitionsConcurrently: Math.max(1, int(env, 'KAFKA_CONSUMER_PARTITIONS_CONCURRENTLY', partitions)),
     },
   };
 }
