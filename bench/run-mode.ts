@@ -28,8 +28,6 @@ import { round } from './stats';
 
 /** Names of the catalogs of a run: each scenario writes entities of its own. */
 const NAMESPACES = { load: 'c', batch: 'b', kafka: 'k', overload: 'o' } as const;
-/** The bound the overload deployment runs with, so a short run reaches it. */
-const OVERLOAD_MAX_INDEX_LAG = 10_000;
 const RAW_SECONDS = 60;
 
 export interface RunContext {
@@ -172,7 +170,7 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
 
   if (has('overload')) {
     await attempt(ctx, report, 'overload', async () => {
-      const fresh = await deploy(ctx, mode, backends, 'overload', { MAX_INDEX_LAG: String(OVERLOAD_MAX_INDEX_LAG) });
+      const fresh = await deploy(ctx, mode, backends, 'overload');
       const overloadClient = new CatalogClient(fresh, options.overloadClients + 4, 60_000);
       try {
         report.overload = await runOverload(fresh, overloadClient, catalogOf(ctx, NAMESPACES.overload, options.entities * 10, false), {

@@ -14,7 +14,11 @@ export interface BackpressureLimits {
   readonly sampleMs: number;
 }
 
-export const DEFAULT_BACKPRESSURE: BackpressureLimits = { maxLag: 100_000, maxPendingWrites: 20_000, retryAfterSeconds: 1, sampleMs: 100 };
+/**
+ * A synchronous write waits behind the whole backlog, so the lag bound is also a bound on how long
+ * it waits: 10,000 records are seconds at the rate one process applies them, not minutes.
+ */
+export const DEFAULT_BACKPRESSURE: BackpressureLimits = { maxLag: 10_000, maxPendingWrites: 20_000, retryAfterSeconds: 1, sampleMs: 100 };
 
 export class TooManyRequests extends RestliError {
   constructor(
