@@ -36,14 +36,14 @@ export const USAGE = `usage: npm run bench -- [options]
   --clients N                        concurrent ingest clients (default 16)
   --read-clients N                   concurrent read/search clients (default 4)
   --batch-size N                     proposals per ingestProposalBatch request (default 100)
-  --batch-entities N                 entities ingested through ingestProposalBatch (default entities/5)
+  --batch-entities N                 entities ingested through ingestProposalBatch (default entities/10)
   --max-ingest-seconds N             cap of each ingest phase (default 900)
-  --read-requests N                  requests per read/search kind (default 2000)
-  --read-seconds N                   cap per read/search kind (default 15)
+  --read-requests N                  requests per read/search kind (default 1000)
+  --read-seconds N                   cap per read/search kind (default 5)
   --kafka-rate N                     proposals/s produced straight to Kafka (default 2000)
   --kafka-entities N                 entities produced straight to Kafka (default entities/10)
   --overload-clients N               clients of the overload scenario (default 512)
-  --overload-seconds N               its duration (default 20)
+  --overload-seconds N               its duration (default 10)
   --profile                          CPU-profile the service processes and summarize the hot spots
   --out FILE                         JSON report (default bench/reports/<mode>-<entities>-<time>.json)
   --keep-data                        keep the embedded data directory`;
@@ -87,14 +87,14 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     clients: int('--clients', 16),
     readClients: int('--read-clients', 4),
     batchSize: int('--batch-size', 100),
-    batchEntities: int('--batch-entities', Math.max(100, Math.floor(entities / 5))),
+    batchEntities: int('--batch-entities', Math.max(100, Math.floor(entities / 10))),
     maxIngestSeconds: int('--max-ingest-seconds', 900),
-    readRequests: int('--read-requests', 2000),
-    readSeconds: int('--read-seconds', 15),
+    readRequests: int('--read-requests', 1000),
+    readSeconds: int('--read-seconds', 5),
     kafkaRate: int('--kafka-rate', 2000),
     kafkaEntities: int('--kafka-entities', Math.max(100, Math.floor(entities / 10))),
     overloadClients: int('--overload-clients', 512),
-    overloadSeconds: int('--overload-seconds', 20),
+    overloadSeconds: int('--overload-seconds', 10),
     profile: flags.has('--profile'),
     ...(out ? { out } : {}),
     keepData: flags.has('--keep-data'),

@@ -98,17 +98,22 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
   const client = new CatalogClient(deployment, Math.max(options.clients, options.readClients) + 2);
   const readBounds = { clients: options.readClients, requests: options.readRequests, seconds: options.readSeconds, serverCpuMs: () => deployment.cpuMs() };
   let searchable = 0;
+  /** Ingests a catalog over REST; search then finds its entities besides those already there. */
+  const ingest = async (source: SyntheticCatalog, batchSize: number) => {
+    const feed = new ProposalFeed(source);
+    const before = searchable;
+    const { result, usPerUnit } = await withCpu(
+      deployment,
+      () => runIngest(client, feed, { clients: options.clients, batchSize, maxSeconds: options.maxIngestSeconds, expectSearchable: (n) => before + n }),
+      (r) => r.proposals,
+    );
+    searchable += feed.entities;
+    return { ...result, serverCpuUsPerProposal: usPerUnit };
+  };
   try {
     if (has('ingest')) {
       await attempt(ctx, report, 'ingest', async () => {
-        const feed = new ProposalFeed(catalog);
-        const { result, usPerUnit } = await withCpu(
-          deployment,
-          () => runIngest(client, feed, { clients: options.clients, batchSize: 1, maxSeconds: options.maxIngestSeconds, expectSearchable: (n) => n }),
-          (r) => r.proposals,
-        );
-        report.ingest = { ...result, serverCpuUsPerProposal: usPerUnit };
-        searchable += feed.entities;
+        report.ingest = await ingest(catalog, 1);
         const memory = deployment.memory();
         report.footprint = { ...report.footprint, rssAfterLoadMb: round(memory.rssMb, 0)!, peakRssMb: round(memory.peakRssMb, 0)! };
       });
@@ -125,30 +130,24 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
     }
     if (has('batch')) {
       await attempt(ctx, report, 'batch', async () => {
-        const feed = new ProposalFeed(catalogOf(ctx, NAMESPACES.batch, options.batchEntities));
-        const before = searchable;
-        const { result, usPerUnit } = await withCpu(
-          deployment,
-          () => runIngest(client, feed, { clients: options.clients, batchSize: options.batchSize, maxSeconds: options.maxIngestSeconds, expectSearchable: (n) => before + n }),
-          (r) => r.proposals,
-        );
-        report.batch = { ...result, serverCpuUsPerProposal: usPerUnit };
-        searchable += feed.entities;
+        report.batch = await ingest(catalogOf(ctx, NAMESPACES.batch, options.batchEntities), options.batchSize);
       });
     }
     if (has('kafka') && mode === 'distributed') {
       await attempt(ctx, report, 'kafka', async () => {
         const feed = new ProposalFeed(catalogOf(ctx, NAMESPACES.kafka, options.kafkaEntities));
         const before = searchable;
-        const { result, usPerUnit } = await withCpu(deployment, () => runKafkaProduce(client, feed, {
-          brokers: backends.kafka,
-          topic: `${prefixOf(ctx, 'main')}_MetadataChangeProposal_v1`,
-          registryUrl: `${deployment.baseUrl}/schema-registry/api`,
-          ...(deployment.authorization ? { authorization: deployment.authorization } : {}),
-          rate: options.kafkaRate,
-          maxSeconds: options.maxIngestSeconds,
-          expectSearchable: before + options.kafkaEntities,
-        }), (r) => r.proposals);
+        const produce = () =>
+          runKafkaProduce(client, feed, {
+            brokers: backends.kafka,
+            topic: `${prefixOf(ctx, 'main')}_MetadataChangeProposal_v1`,
+            registryUrl: `${deployment.baseUrl}/schema-registry/api`,
+            ...(deployment.authorization ? { authorization: deployment.authorization } : {}),
+            rate: options.kafkaRate,
+            maxSeconds: options.maxIngestSeconds,
+            expectSearchable: (n) => before + n,
+          });
+        const { result, usPerUnit } = await withCpu(deployment, produce, (r) => r.proposals);
         report.kafka = { ...result, serverCpuUsPerProposal: usPerUnit };
         searchable += feed.entities;
       });

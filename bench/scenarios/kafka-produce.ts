@@ -22,7 +22,8 @@ export interface KafkaProduceOptions {
   readonly authorization?: string;
   readonly rate: number;
   readonly maxSeconds: number;
-  readonly expectSearchable: number;
+  /** Entities search should find once everything produced is indexed. */
+  readonly expectSearchable: (entitiesSent: number) => number;
 }
 
 export interface KafkaProduceResult {
@@ -97,7 +98,7 @@ export async function runKafkaProduce(client: CatalogClient, feed: ProposalFeed,
   const lastAck = now();
   const seconds = (lastAck - started) / 1000;
   const neverFound = await probe.finish(120_000);
-  const allSearchableAfterMs = await untilSearchable(client, options.expectSearchable, lastAck, 120_000);
+  const allSearchableAfterMs = await untilSearchable(client, options.expectSearchable(feed.entities), lastAck, 120_000);
   return {
     proposals: produced,
     seconds: round(seconds)!,
