@@ -6,7 +6,7 @@
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CatalogClient } from './client/catalog-client';
-import { backendsFromEnv, type Backends } from './deployments/backends';
+import { backendsFromEnv, type Backends } from '../deploy/local/prefixed-run';
 import type { Deployment, Mode } from './deployments/deployment';
 import { startDistributed } from './deployments/distributed';
 import { startEmbedded } from './deployments/embedded';

@@ -1,7 +1,7 @@
 /** The distributed deployment: gms and the three consumers as processes, on the servers of deploy/local. */
 import { randomBytes } from 'node:crypto';
 import type { Deployment } from './deployment';
-import { dropPrefixed, serviceEnv, type Backends } from './backends';
+import { dropPrefixed, serviceEnv, type Backends } from '../../deploy/local/prefixed-run';
 import { ServiceProcess } from './service-process';
 
 export const CONSUMERS = ['mce-consumer', 'mae-consumer', 'timeseries-indexer'] as const;

@@ -11,19 +11,16 @@ import { join } from 'node:path';
 import { Type } from 'avsc';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import { frame, unframe } from '@cairn/events';
+import { backendsFromEnv, dropPrefixed, serviceEnv } from '../../deploy/local/prefixed-run';
 import { killHard, REPO_ROOT, startNamedService, type ServiceProcess } from '../support/process';
 
 const enabled = process.env.CAIRN_REQUIRE_BACKENDS === 'true' || process.env.CAIRN_DISTRIBUTED_TESTS === 'true';
 const suite = enabled ? describe : describe.skip;
 
 const RUN = `dist${Date.now().toString(36)}`;
+const BACKENDS = backendsFromEnv();
 const ENV = {
-  KAFKA_BOOTSTRAP_SERVER: process.env.KAFKA_BOOTSTRAP_SERVER ?? '127.0.0.1:9092',
-  MONGODB_URI: process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017',
-  ELASTICSEARCH_URL: process.env.ELASTICSEARCH_URL ?? 'http://127.0.0.1:9200',
-  KAFKA_TOPIC_PREFIX: `${RUN}_`,
-  ELASTICSEARCH_INDEX_PREFIX: RUN,
-  MONGODB_DATABASE: RUN,
+  ...serviceEnv(BACKENDS, RUN),
   LOG_LEVEL: 'warn',
   // This suite is about the pipeline; gms's authentication (on by default) has its own tests.
   METADATA_SERVICE_AUTH_ENABLED: 'false',
@@ -36,7 +33,7 @@ const urnOf = (i: number) => `urn:li:dataset:(urn:li:dataPlatform:kafka,${RUN}.t
 
 suite('the distributed pipeline on Kafka, MongoDB and Elasticsearch', () => {
   const running = new Map<string, ServiceProcess>();
-  const kafka = new Kafka({ clientId: 'plain-avro-producer', brokers: [ENV.KAFKA_BOOTSTRAP_SERVER], logLevel: logLevel.NOTHING });
+  const kafka = new Kafka({ clientId: 'plain-avro-producer', brokers: BACKENDS.kafka.split(','), logLevel: logLevel.NOTHING });
   const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
   let gms: ServiceProcess;
 
@@ -56,7 +53,8 @@ suite('the distributed pipeline on Kafka, MongoDB and Elasticsearch', () => {
   afterAll(async () => {
     await producer.disconnect();
     await Promise.all([...running.values()].map(killHard));
-  });
+    await dropPrefixed(BACKENDS, RUN);
+  }, 120_000);
 
   const get = async (path: string) => (await fetch(`${gms.baseUrl}${path}`)).json() as Promise<any>;
 

@@ -1,7 +1,9 @@
 /**
- * The real servers of deploy/local (Kafka, Elasticsearch, FerretDB) as a benchmark uses them:
- * every name carries the run's prefix, so a run shares the servers with tests and other runs
- * without touching their data, and removes its own afterwards.
+ * One run (a CI pass, a test suite, a benchmark) on the real servers of deploy/local: every
+ * topic, database and index name carries the run's prefix, so runs share the servers without
+ * touching each other's data, and each removes its own afterwards (left behind, every run's
+ * indices stay in Elasticsearch's heap until it trips its circuit breaker).
+ *   node --import tsx deploy/local/prefixed-run.ts drop <prefix>
  */
 import { Kafka, logLevel } from 'kafkajs';
 import { MongoClient } from 'mongodb';
@@ -32,8 +34,9 @@ export function serviceEnv(backends: Backends, prefix: string): Record<string, s
   };
 }
 
+/** Deletes the run's topics, database and indices. */
 export async function dropPrefixed(backends: Backends, prefix: string): Promise<void> {
-  const kafka = new Kafka({ clientId: 'cairn-bench-cleanup', brokers: backends.kafka.split(','), logLevel: logLevel.NOTHING });
+  const kafka = new Kafka({ clientId: 'cairn-run-cleanup', brokers: backends.kafka.split(','), logLevel: logLevel.NOTHING });
   const admin = kafka.admin();
   await admin.connect();
   try {
@@ -49,4 +52,16 @@ export async function dropPrefixed(backends: Backends, prefix: string): Promise<
     await mongo.close();
   }
   await fetch(`${backends.elasticsearch}/${prefix}_*?expand_wildcards=all`, { method: 'DELETE' });
+}
+
+if (process.argv[1]?.endsWith('prefixed-run.ts')) {
+  const [command, prefix] = process.argv.slice(2);
+  if (command !== 'drop' || !prefix) {
+    console.error('usage: prefixed-run.ts drop <prefix>');
+    process.exit(2);
+  }
+  dropPrefixed(backendsFromEnv(), prefix).catch((error: unknown) => {
+    console.error(`could not drop the run ${prefix}:`, error);
+    process.exit(1);
+  });
 }
