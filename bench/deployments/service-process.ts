@@ -1,23 +1,11 @@
 /** A cairn service as its own process (never the load generator's), its start time and its memory. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { freePort, REPO_ROOT } from '../../test/support/process';
 import { sleep } from '../stats';
 
-export const REPO_ROOT = resolve(__dirname, '../..');
-
-export function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const address = s.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      s.close(() => res(port));
-    });
-    s.once('error', rej);
-  });
-}
+export { REPO_ROOT };
 
 export interface ServiceOptions {
   readonly name: string;

@@ -14,3 +14,4 @@ export {
   type BrowseRequest,
   type SelectionRequest,
 } from './plan';
+export { aggregateRows, bucketStart, type EventRow as TimeseriesEventRow } from './timeseries-aggregation';

@@ -9,10 +9,10 @@ import {
   type TimeseriesIndex,
   type TimeseriesQuery,
 } from '@cairn/ports';
+import { aggregateRows, type TimeseriesEventRow as EventRow } from '@cairn/search';
 import type { ElasticConnection } from './elastic-connection';
 import { taskStatus } from './es-tasks';
 import { criterionQuery, planQuery, type Query } from './filter-query';
-import { aggregateRows, type EventRow } from './timeseries-aggregation';
 import { fromStoredTimeseries, type StoredTimeseriesDocument } from './timeseries-documents';
 import { TimeseriesBulkBatch } from './timeseries-write-batch';
 import type { TimeseriesIndices } from './timeseries-indices';
@@ -71,14 +71,14 @@ export class ElasticTimeseriesIndex implements TimeseriesIndex {
       const documents = this.conn.client.helpers.scrollDocuments<StoredTimeseriesDocument>({
         index: this.indices.name(request.entityType, request.aspect),
         size: SCROLL_PAGE,
-        _source: ['timestampMillis', 'event'],
+        _source: ['urn', 'timestampMillis', 'messageId', 'event'],
         body: { query: { bool: { filter: this.clauses(request) } }, sort: ['_doc'] },
       });
-      for await (const d of documents) rows.push({ timestampMillis: d.timestampMillis, event: d.event });
+      // The document's own fields are bucketable like the event's.
+      for await (const d of documents) rows.push({ timestampMillis: d.timestampMillis, event: { ...d.event, urn: d.urn, ...(d.messageId ? { messageId: d.messageId } : {}) } });
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }
-    rows.sort((a, b) => b.timestampMillis - a.timestampMillis);
     return aggregateRows(rows, request);
   }
 

@@ -9,8 +9,8 @@ import type {
   TimeseriesQuery,
   TimeseriesWriteBatch,
 } from '@cairn/ports';
+import { aggregateRows } from '@cairn/search';
 import type { EmbeddedDb } from './database';
-import { aggregateRows } from './timeseries/aggregate';
 import { matches, narrowing, type EventRow } from './timeseries/event-fields';
 
 /** The node part of task ids (`<node>:<number>`), as the reference's search engine names them. */
@@ -127,7 +127,13 @@ export class SqliteTimeseriesIndex implements TimeseriesIndex {
   }
 
   async aggregate(request: TimeseriesAggregation): Promise<GenericTable> {
-    return aggregateRows([...this.rows({ entityType: request.entityType, aspect: request.aspect }, request.filter)], request);
+    const rows = [...this.rows({ entityType: request.entityType, aspect: request.aspect }, request.filter)];
+    // The document's own fields are bucketable like the event's, as in Elasticsearch.
+    const withDocumentFields = ({ doc, event }: EventRow) => ({
+      timestampMillis: doc.timestampMillis,
+      event: { ...event, urn: doc.urn, ...(doc.messageId !== undefined ? { messageId: doc.messageId } : {}) },
+    });
+    return aggregateRows(rows.map(withDocumentFields), request);
   }
 
   async countOlderThan(entityType: string, aspect: string, endTimeMillis: number): Promise<{ matching: number; total: number }> {

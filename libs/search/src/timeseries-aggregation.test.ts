@@ -1,9 +1,8 @@
-import type { TimeseriesDocument } from '@cairn/ports';
-import { aggregateRows, bucketStart } from './aggregate';
+import { aggregateRows, bucketStart } from './timeseries-aggregation';
 
 const row = (timestampMillis: number, event: Record<string, unknown>) => ({
-  doc: { entityType: 'dataset', aspect: 'datasetUsageStatistics', urn: 'urn:li:dataset:(urn:li:dataPlatform:hive,x,PROD)', timestampMillis, event: JSON.stringify(event) } as TimeseriesDocument,
-  event: { timestampMillis, ...event },
+  timestampMillis,
+  event: { timestampMillis, urn: 'urn:li:dataset:(urn:li:dataPlatform:hive,x,PROD)', ...event },
 });
 
 describe('time-series aggregation', () => {

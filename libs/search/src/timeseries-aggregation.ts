@@ -2,10 +2,12 @@
  * The reference's aggregated stats (a GenericTable) over time-series documents, computed in
  * memory from the documents a filter selects, with the port's semantics: date buckets by
  * calendar unit (UTC, weeks from Monday); a string bucket on a field inside an array makes one
- * row per array element; LATEST takes the newest document having the field.
+ * row per array element; LATEST takes the newest document having the field. Shared by the
+ * embedded and Elasticsearch time-series indexes, so both answer alike.
  */
 import type { AggregationSpec, GenericTable, GroupingBucket, TimeseriesAggregation } from '@cairn/ports';
 
+/** A document's time and event; the event also carries the document's `urn` (and `messageId`, `runId` where known) as fields. */
 export interface EventRow {
   readonly timestampMillis: number;
   readonly event: Record<string, unknown>;
@@ -17,7 +19,7 @@ const UNIT_MS = { MINUTE: 60_000, HOUR: 3_600_000, DAY: 86_400_000, WEEK: 7 * 86
 type DateUnit = Extract<GroupingBucket, { kind: 'date' }>['unit'];
 
 /** The start (epoch millis, UTC) of the calendar bucket holding `ts`. */
-function bucketStart(ts: number, unit: DateUnit, multiple: number): number {
+export function bucketStart(ts: number, unit: DateUnit, multiple: number): number {
   const d = new Date(ts);
   switch (unit) {
     case 'MONTH':
@@ -83,13 +85,16 @@ function keysOf(row: EventRow, bucket: GroupingBucket): string[] {
   return [...new Set(valuesAt(row.event, bucket.field).map(text))];
 }
 
-/** `rows` newest first. */
 function metric(rows: EventRow[], spec: AggregationSpec): string {
   const segments = spec.field.split('.');
   switch (spec.type) {
     case 'LATEST': {
-      const v = rows.map((r) => rawValueAt(r.event, segments)).find((x) => x !== undefined);
-      return v === undefined || v === null ? NULL : text(v);
+      let latest: { ts: number; value: unknown } | undefined;
+      for (const r of rows) {
+        const value = rawValueAt(r.event, segments);
+        if (value !== undefined && (!latest || r.timestampMillis > latest.ts)) latest = { ts: r.timestampMillis, value };
+      }
+      return latest === undefined || latest.value === null ? NULL : text(latest.value);
     }
     case 'SUM': {
       const nums = rows.flatMap((r) => valuesAt(r.event, spec.field)).map(Number).filter(Number.isFinite);
@@ -107,7 +112,7 @@ function compareKey(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** `rows`: the selected documents, newest first. */
+/** `rows`: the selected documents, in any order. */
 export function aggregateRows(rows: EventRow[], request: TimeseriesAggregation): GenericTable {
   let exploded = rows;
   for (const b of request.buckets) if (b.kind === 'string') exploded = explode(exploded, b.field);
