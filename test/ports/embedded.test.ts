@@ -87,3 +87,31 @@ describe('SQLite adapters: durability across reopen', () => {
     }
   });
 });
+
+describe('SQLite search index: rows follow the documents', () => {
+  const rowCounts = (db: EmbeddedDb) => ({
+    values: (db.prepare('SELECT COUNT(*) AS n FROM search_values').get() as { n: number }).n,
+    terms: (db.prepare('SELECT COUNT(*) AS n FROM search_terms').get() as { n: number }).n,
+  });
+  const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,rows,PROD)';
+
+  it('replaces a changed field’s values and terms, and leaves nothing of a deleted document', async () => {
+    const { db, close } = freshDb();
+    try {
+      const index = new SqliteSearchIndex(db);
+      await index.upsertFields('dataset', urn, { urn, name: 'Orders', tags: ['urn:li:tag:A', 'urn:li:tag:B'] });
+      const first = rowCounts(db);
+      await index.upsertFields('dataset', urn, { tags: ['urn:li:tag:C'] });
+      const afterChange = rowCounts(db);
+      expect(afterChange.values).toBe(first.values - 1);
+      expect(afterChange.terms).toBeLessThan(first.terms);
+      expect(db.prepare("SELECT COUNT(*) AS n FROM search_terms WHERE term = 'urn:li:tag:a'").get()).toEqual({ n: 0 });
+      expect(db.prepare("SELECT COUNT(*) AS n FROM search_values WHERE value = 'urn:li:tag:C'").get()).toEqual({ n: 1 });
+      await index.deleteDocument('dataset', urn);
+      expect(rowCounts(db)).toEqual({ values: 0, terms: 0 });
+      expect(db.prepare("SELECT COUNT(*) AS n FROM search_fts WHERE search_fts MATCH 'orders'").get()).toEqual({ n: 0 });
+    } finally {
+      await close();
+    }
+  });
+});

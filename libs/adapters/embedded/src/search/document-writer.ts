@@ -1,6 +1,8 @@
 /**
  * Writes of the embedded search engine: the JSON document and, for each field whose value changed,
  * its values, terms and words. Unchanged fields (the key fields sent with every aspect) cost nothing.
+ * A field's old rows are found from the stored document and deleted by primary key, so the value
+ * and term tables need no second index by document (each would be one more B-tree to write).
  * The in-memory catalog and doc values follow once the transaction has committed.
  */
 import type { SearchFields } from '@cairn/ports';
@@ -8,7 +10,7 @@ import type { EmbeddedDb } from '../database';
 import { indexWords, isFulltext, isUrnType, MAX_VALUE_LENGTH, numericValue, scalarValues, urnComponents } from './analysis';
 import type { DocCatalog } from './doc-catalog';
 import type { DocValues } from './doc-values';
-import { FIELD_SLOTS, type FieldRegistry } from './search-tables';
+import { FIELD_SLOTS, type FieldInfo, type FieldRegistry } from './search-tables';
 
 interface DocRow {
   doc_id: number;
@@ -41,15 +43,10 @@ export class DocumentWriter {
       insertDoc: db.prepare('INSERT INTO search_docs (entity_type, urn, removed, doc) VALUES (?, ?, ?, ?)'),
       updateDoc: db.prepare('UPDATE search_docs SET removed = ?, doc = ? WHERE doc_id = ?'),
       deleteDoc: db.prepare('DELETE FROM search_docs WHERE doc_id = ?'),
-      // The primary keys lead with field_id; without the hint the planner scans a whole field.
-      deleteValues: db.prepare('DELETE FROM search_values INDEXED BY search_values_doc WHERE doc_id = ? AND field_id = ?'),
-      deleteTerms: db.prepare('DELETE FROM search_terms INDEXED BY search_terms_doc WHERE doc_id = ? AND field_id = ?'),
+      deleteValue: db.prepare('DELETE FROM search_values WHERE field_id = ? AND value = ? AND doc_id = ?'),
+      deleteTerm: db.prepare('DELETE FROM search_terms WHERE field_id = ? AND term = ? AND doc_id = ?'),
       deleteWords: db.prepare('DELETE FROM search_fts WHERE rowid = ?'),
       deleteAcWords: db.prepare('DELETE FROM search_ac_fts WHERE rowid = ?'),
-      deleteAllValues: db.prepare('DELETE FROM search_values INDEXED BY search_values_doc WHERE doc_id = ?'),
-      deleteAllTerms: db.prepare('DELETE FROM search_terms INDEXED BY search_terms_doc WHERE doc_id = ?'),
-      deleteAllWords: db.prepare('DELETE FROM search_fts WHERE rowid >= ? AND rowid < ?'),
-      deleteAllAcWords: db.prepare('DELETE FROM search_ac_fts WHERE rowid >= ? AND rowid < ?'),
       insertValue: db.prepare('INSERT OR IGNORE INTO search_values (field_id, value, doc_id, num) VALUES (?, ?, ?, ?)'),
       insertTerm: db.prepare('INSERT OR IGNORE INTO search_terms (field_id, term, doc_id) VALUES (?, ?, ?)'),
       insertWords: db.prepare('INSERT INTO search_fts (rowid, words) VALUES (?, ?)'),
@@ -89,13 +86,14 @@ export class DocumentWriter {
   private deleteSync(entityType: string, urn: string): MemoryUpdate | undefined {
     const row = this.stmts.get.get(entityType, urn) as DocRow | undefined;
     if (!row) return undefined;
-    this.removeDoc(row.doc_id);
+    this.removeDoc(row, entityType);
     return { kind: 'delete', docId: row.doc_id };
   }
 
   private upsertSync(entityType: string, urn: string, fields: SearchFields): MemoryUpdate | undefined {
     const row = this.stmts.get.get(entityType, urn) as DocRow | undefined;
-    const doc: SearchFields = row ? JSON.parse(row.doc) : { urn };
+    const previous: SearchFields = row ? JSON.parse(row.doc) : {};
+    const doc: SearchFields = row ? { ...previous } : { urn };
     const changed = new Set<string>(row ? [] : Object.keys(doc));
     for (const [k, v] of Object.entries(fields)) {
       if (v === null || v === undefined) {
@@ -116,44 +114,56 @@ export class DocumentWriter {
       docId = Number(this.stmts.insertDoc.run(entityType, urn, removed ? 1 : 0, JSON.stringify(doc)).lastInsertRowid);
     }
     const updated: [number, string[]][] = [];
-    for (const name of changed) updated.push(this.indexField(docId, entityType, name, doc[name], row !== undefined));
+    for (const name of changed) {
+      const field = this.fieldRegistry.field(entityType, name);
+      if (name in previous) this.unindexField(docId, field, previous[name]);
+      updated.push([field.id, this.indexField(docId, field, doc[name])]);
+    }
     return { kind: 'put', docId, entityType, urn, removed, fields: updated };
   }
 
-  /** Rewrites one field of a document; answers its field id and filterable values. */
-  private indexField(docId: number, entityType: string, name: string, value: unknown, existed: boolean): [number, string[]] {
-    const field = this.fieldRegistry.field(entityType, name);
-    const rowid = docId * FIELD_SLOTS + field.id;
-    if (existed) {
-      this.stmts.deleteValues.run(docId, field.id);
-      this.stmts.deleteTerms.run(docId, field.id);
+  /** The exact values and lookup terms of a field's value, as `indexField` writes them. */
+  private rowsOf(field: FieldInfo, value: unknown): { values: string[]; terms: Set<string>; words: string[] } {
+    const values = value === undefined ? [] : scalarValues(value);
+    const terms = new Set<string>();
+    const words: string[] = [];
+    for (const v of values) {
+      if (v.length <= MAX_VALUE_LENGTH) terms.add(v.toLowerCase());
+      if (isUrnType(field.mapping?.type)) for (const c of urnComponents(v)) terms.add(c.toLowerCase());
+      if (isFulltext(field.mapping?.type)) words.push(...indexWords(v));
+    }
+    return { values: [...new Set(values.filter((v) => v.length <= MAX_VALUE_LENGTH))], terms, words };
+  }
+
+  private unindexField(docId: number, field: FieldInfo, value: unknown): void {
+    const { values, terms, words } = this.rowsOf(field, value);
+    for (const v of values) this.stmts.deleteValue.run(field.id, v, docId);
+    for (const t of terms) this.stmts.deleteTerm.run(field.id, t, docId);
+    if (words.length) {
+      const rowid = docId * FIELD_SLOTS + field.id;
       this.stmts.deleteWords.run(rowid);
       if (field.mapping?.autocomplete) this.stmts.deleteAcWords.run(rowid);
     }
-    const values = value === undefined ? [] : scalarValues(value);
-    const filterable = values.filter((v) => v.length <= MAX_VALUE_LENGTH);
-    const words: string[] = [];
-    for (const v of values) {
-      if (v.length <= MAX_VALUE_LENGTH) {
-        this.stmts.insertValue.run(field.id, v, docId, numericValue(v));
-        this.stmts.insertTerm.run(field.id, v.toLowerCase(), docId);
-      }
-      if (isUrnType(field.mapping?.type)) for (const c of urnComponents(v)) this.stmts.insertTerm.run(field.id, c.toLowerCase(), docId);
-      if (isFulltext(field.mapping?.type)) words.push(...indexWords(v));
-    }
-    if (words.length) {
-      this.stmts.insertWords.run(rowid, words.join(' '));
-      if (field.mapping?.autocomplete) this.stmts.insertAcWords.run(rowid, words.join(' '));
-    }
-    return [field.id, [...new Set(filterable)]];
   }
 
-  private removeDoc(docId: number): void {
-    this.stmts.deleteAllValues.run(docId);
-    this.stmts.deleteAllTerms.run(docId);
-    this.stmts.deleteAllWords.run(docId * FIELD_SLOTS, (docId + 1) * FIELD_SLOTS);
-    this.stmts.deleteAllAcWords.run(docId * FIELD_SLOTS, (docId + 1) * FIELD_SLOTS);
-    this.stmts.deleteDoc.run(docId);
+  /** Writes one field of a document; answers its filterable values. */
+  private indexField(docId: number, field: FieldInfo, value: unknown): string[] {
+    const { values, terms, words } = this.rowsOf(field, value);
+    for (const v of values) this.stmts.insertValue.run(field.id, v, docId, numericValue(v));
+    for (const t of terms) this.stmts.insertTerm.run(field.id, t, docId);
+    if (words.length) {
+      const rowid = docId * FIELD_SLOTS + field.id;
+      const text = words.join(' ');
+      this.stmts.insertWords.run(rowid, text);
+      if (field.mapping?.autocomplete) this.stmts.insertAcWords.run(rowid, text);
+    }
+    return values;
+  }
+
+  private removeDoc(row: DocRow, entityType: string): void {
+    const doc = JSON.parse(row.doc) as SearchFields;
+    for (const [name, value] of Object.entries(doc)) this.unindexField(row.doc_id, this.fieldRegistry.field(entityType, name), value);
+    this.stmts.deleteDoc.run(row.doc_id);
   }
 
   clear(): void {

@@ -23,12 +23,14 @@ export function createSearchTables(db: EmbeddedDb): void {
     CREATE TABLE IF NOT EXISTS search_values (
       field_id INTEGER NOT NULL, value TEXT NOT NULL, doc_id INTEGER NOT NULL, num REAL,
       PRIMARY KEY (field_id, value, doc_id)) WITHOUT ROWID;
-    CREATE INDEX IF NOT EXISTS search_values_doc ON search_values (doc_id, field_id);
     CREATE INDEX IF NOT EXISTS search_values_num ON search_values (field_id, num) WHERE num IS NOT NULL;
     CREATE TABLE IF NOT EXISTS search_terms (
       field_id INTEGER NOT NULL, term TEXT NOT NULL, doc_id INTEGER NOT NULL,
       PRIMARY KEY (field_id, term, doc_id)) WITHOUT ROWID;
-    CREATE INDEX IF NOT EXISTS search_terms_doc ON search_terms (doc_id, field_id);
+    -- Rows are deleted by primary key (the writer knows them from the stored document): indexes by
+    -- document from earlier versions only cost writes.
+    DROP INDEX IF EXISTS search_values_doc;
+    DROP INDEX IF EXISTS search_terms_doc;
     CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(
       words, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2', prefix='2 3 4');
     CREATE VIRTUAL TABLE IF NOT EXISTS search_ac_fts USING fts5(
