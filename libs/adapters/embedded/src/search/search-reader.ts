@@ -24,6 +24,7 @@ import { holdsWords, numericValue, queryForms, scalarValues, urnComponents } fro
 import type { DocCatalog } from './doc-catalog';
 import type { DocValues } from './doc-values';
 import { marks, selectionSql } from './selection-sql';
+import { smallest } from './smallest';
 import type { FieldRegistry } from './search-tables';
 import { TermMatcher, type TermMatch } from './term-matcher';
 
@@ -91,9 +92,15 @@ export class SearchReader {
     private readonly catalog: DocCatalog,
     private readonly docValues: DocValues,
   ) {
-    this.matcher = new TermMatcher(db, fieldRegistry);
+    this.matcher = new TermMatcher(db, fieldRegistry, () => catalog.generation);
     this.docById = db.prepare('SELECT doc FROM search_docs WHERE doc_id = ?').pluck();
   }
+
+  private readonly byDocUrn = (a: Candidate, b: Candidate): number => {
+    const ua = this.catalog.urn(a.docId);
+    const ub = this.catalog.urn(b.docId);
+    return ua < ub ? -1 : ua > ub ? 1 : 0;
+  };
 
   /** Documents passing the selection's filter (in SQL); undefined when it has none. */
   private passingFilter(sel: DocumentSelection): Set<number> | undefined {
@@ -159,11 +166,8 @@ export class SearchReader {
     const isAfter = (r: Ranked) => !after || compare(r, after) > 0;
     if (query.sort) {
       const keys = this.sortKeys(query.sort, query.entityTypes);
-      return candidates
-        .map((c) => this.position(c, keys))
-        .filter(isAfter)
-        .sort(compare)
-        .slice(from, from + size + 1);
+      const eligible = candidates.map((c) => this.position(c, keys)).filter(isAfter);
+      return smallest(eligible, from + size + 1, compare).slice(from);
     }
     const tiers = new Map<number, Candidate[]>();
     for (const c of candidates) {
@@ -180,12 +184,11 @@ export class SearchReader {
         skip -= tier.length;
         continue;
       }
-      const ranked = tier
-        .map((c) => this.position(c))
-        .filter(isAfter)
-        .sort(byUrn);
-      out.push(...ranked.slice(skip, skip + size + 1 - out.length));
-      skip = Math.max(0, skip - ranked.length);
+      // Positions (with their URNs) only for the page: a broad query's tier has tens of thousands.
+      const eligible = after ? tier.filter((c) => isAfter(this.position(c))) : tier;
+      const top = smallest(eligible, skip + size + 1 - out.length, this.byDocUrn);
+      out.push(...top.slice(skip).map((c) => this.position(c)));
+      skip = Math.max(0, skip - eligible.length);
       if (out.length > size) break;
     }
     return out;

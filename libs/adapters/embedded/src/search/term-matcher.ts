@@ -12,16 +12,23 @@ export interface TermMatch {
 }
 
 const LAST_CHAR = '\u{10FFFF}';
+/** Autocomplete word matches kept until the next write: how many expressions, and up to what size. */
+const RECENT_MATCHES = 16;
+const RECENT_MATCH_ROWS = 200_000;
 export const EXACT_RANK = 10;
 export const PREFIX_RANK = 1.6;
 
 export class TermMatcher {
   private readonly words;
   private readonly acWords;
+  private readonly recentAcMatches = new Map<string, number[]>();
+  private recentGeneration = -1;
 
+  /** `generation` changes with every write to the index. */
   constructor(
     private readonly db: EmbeddedDb,
     private readonly fieldRegistry: FieldRegistry,
+    private readonly generation: () => number,
   ) {
     this.words = db.prepare('SELECT rowid FROM search_fts WHERE search_fts MATCH ?').pluck();
     this.acWords = db.prepare('SELECT rowid FROM search_ac_fts WHERE search_ac_fts MATCH ?').pluck();
@@ -114,9 +121,9 @@ export class TermMatcher {
     for (const [docId, fieldId, exact] of prefixed) add(docId, fieldId, (boosts.get(fieldId) ?? 0) * (exact ? EXACT_RANK : PREFIX_RANK));
     // Autocomplete fields have their own, smaller word index; another field asked for uses the main one.
     const acOnly = ids.every((id) => this.fieldRegistry.byFieldId(id)?.mapping?.autocomplete);
-    const stmt = acOnly ? this.acWords : this.words;
+    const expression = allWordsQuery(forms);
     let seen = 0;
-    for (const rowid of stmt.iterate(allWordsQuery(forms)) as Iterable<number>) {
+    for (const rowid of acOnly ? this.acMatches(expression) : (this.words.iterate(expression) as Iterable<number>)) {
       const fieldId = rowid % FIELD_SLOTS;
       const boost = boosts.get(fieldId);
       if (boost === undefined) continue;
@@ -126,6 +133,27 @@ export class TermMatcher {
       if (++seen >= cap) break;
     }
     return out;
+  }
+
+  /**
+   * Rows of the autocomplete word index matching an expression. The UI asks autocomplete once per
+   * entity type with the same text, and each asking walks every type's matches: the walk's rows
+   * are kept until the next write instead of read again.
+   */
+  private acMatches(expression: string): number[] {
+    const generation = this.generation();
+    if (generation !== this.recentGeneration) {
+      this.recentAcMatches.clear();
+      this.recentGeneration = generation;
+    }
+    const known = this.recentAcMatches.get(expression);
+    if (known) return known;
+    const rows = this.acWords.all(expression) as number[];
+    if (rows.length <= RECENT_MATCH_ROWS) {
+      this.recentAcMatches.set(expression, rows);
+      if (this.recentAcMatches.size > RECENT_MATCHES) this.recentAcMatches.delete(this.recentAcMatches.keys().next().value as string);
+    }
+    return rows;
   }
 
   /**
