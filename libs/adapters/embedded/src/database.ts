@@ -21,7 +21,8 @@ export function openDatabase(file: string, options: DatabaseOptions = {}): Embed
   // One process owns the data directory: a second `npm start` on it fails fast instead of racing.
   db.pragma('locking_mode = EXCLUSIVE');
   db.pragma('busy_timeout = 2000');
-  db.pragma('cache_size = -65536');
+  // 16 MB of pages: the OS caches the file anyway, and this cache counts in the process's memory.
+  db.pragma('cache_size = -16384');
   // Checkpoints copy the log into the database file and fsync it, blocking the one thread that
   // serves everything; a longer log (64 MB rather than 4) means far fewer of them.
   db.pragma('wal_autocheckpoint = 16384');
