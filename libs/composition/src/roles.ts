@@ -13,6 +13,13 @@ import { PERSISTER_GROUP, SEARCH_GROUP, TIMESERIES_GROUP, type CatalogPorts } fr
  * wait this long for more: fewer, larger batches under load for a little index lag.
  */
 const INDEX_LINGER_MS = 50;
+/**
+ * A backlog (a rebuild, a restart behind) goes through in batches this large: on the embedded
+ * engine a rebuild ran 2,700 aspects/s in batches of 500 and 3,700/s in batches of 2,000, since a
+ * commit writes each touched page once however many rows changed it. Larger batches gained little
+ * more and hold the one thread longer.
+ */
+const INDEX_MAX_BATCH = 2000;
 
 export function startPersister(ports: CatalogPorts, registry: Registry, settler: ProposalSettler, metrics: Metrics): Consumer {
   const persister = new Persister(registry, ports.store, ports.logs, settler);
@@ -34,7 +41,7 @@ export function startSearchIndexer(ports: CatalogPorts, registry: Registry, metr
       await projector.handleBatch(batch);
       metrics.changeLogsProjected.inc({ projector: 'search' }, batch.length);
     },
-    { lingerMs: INDEX_LINGER_MS },
+    { lingerMs: INDEX_LINGER_MS, maxBatch: INDEX_MAX_BATCH },
   );
 }
 
@@ -47,7 +54,7 @@ export function startTimeseriesIndexer(ports: CatalogPorts, registry: Registry, 
       await projector.handleBatch(batch);
       metrics.changeLogsProjected.inc({ projector: 'timeseries' }, batch.length);
     },
-    { lingerMs: INDEX_LINGER_MS },
+    { lingerMs: INDEX_LINGER_MS, maxBatch: INDEX_MAX_BATCH },
   );
 }
 
