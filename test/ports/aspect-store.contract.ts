@@ -297,6 +297,19 @@ export function describeAspectStoreContract(name: string, open: () => Promise<Op
         expect(await store.scanLatest({ start: 100, limit: 3 })).toEqual([]);
       });
 
+      it('pages by position after an (urn, aspect)', async () => {
+        const rows = await scanAll({});
+        const all = pairs(rows);
+        const after = (i: number) => ({ urn: rows[i]!.urn, aspect: rows[i]!.aspect });
+        expect(pairs(await store.scanLatest({ after: after(2), start: 0, limit: 3 }))).toEqual(all.slice(3, 6));
+        // Same URN, later aspect: DS1's ownership comes before its status.
+        const ownership = all.indexOf(`${DS1} ownership`);
+        expect(pairs(await store.scanLatest({ after: after(ownership), start: 0, limit: 1 }))).toEqual([`${DS1} status`]);
+        expect(await store.scanLatest({ after: after(all.length - 1), start: 0, limit: 3 })).toEqual([]);
+        expect(pairs(await store.scanLatest({ after: after(0), aspect: 'status', start: 0, limit: 1000 }))).toEqual(all.slice(1).filter((p) => p.endsWith(' status')));
+        expect(await store.countLatest({ after: after(all.length - 2) })).toBe(1);
+      });
+
       it('filters by URN and by aspect', async () => {
         expect(pairs(await scanAll({ urn: DS1 }))).toEqual([`${DS1} ownership`, `${DS1} status`]);
         expect(await store.countLatest({ urn: DS1 })).toBe(2);

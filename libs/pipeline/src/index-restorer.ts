@@ -88,11 +88,14 @@ export class IndexRestorer {
     const total = await this.store.countLatest({});
     let restored = 0;
     onProgress({ total, restored });
-    for (let start = 0; ; start += FULL_RESTORE_BATCH) {
-      const rows = await this.store.scanLatest({ start, limit: FULL_RESTORE_BATCH });
+    let after: { urn: string; aspect: string } | undefined;
+    for (;;) {
+      const rows = await this.store.scanLatest({ ...(after ? { after } : {}), start: 0, limit: FULL_RESTORE_BATCH });
       restored += (await this.emit(rows)).sent;
       onProgress({ total, restored });
       if (rows.length < FULL_RESTORE_BATCH) break;
+      const last = rows[rows.length - 1]!;
+      after = { urn: last.urn, aspect: last.aspect };
     }
     return { total, restored };
   }

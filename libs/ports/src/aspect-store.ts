@@ -39,6 +39,11 @@ export interface AspectScan {
   /** SQL LIKE pattern over URNs (`%` wildcard). */
   readonly urnLike?: string;
   readonly entityType?: string;
+  /**
+   * Only rows after this (urn, aspect) in scan order: a long scan pages by position, since
+   * skipping `start` rows walks every one of them again on each page.
+   */
+  readonly after?: { readonly urn: string; readonly aspect: string };
   readonly start: number;
   readonly limit: number;
 }

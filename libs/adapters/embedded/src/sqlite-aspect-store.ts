@@ -167,6 +167,10 @@ export class SqliteAspectStore implements AspectStore {
     // GLOB, not LIKE: URNs are case-sensitive (SQLite's LIKE folds ASCII case).
     if (scan.urnLike) add('urn GLOB ?', likeToGlob(scan.urnLike));
     if (scan.entityType) add('urn GLOB ?', `${globLiteral(`urn:li:${scan.entityType}:`)}*`);
+    if (scan.after) {
+      clauses.push('(urn, aspect) > (?, ?)');
+      params.push(scan.after.urn, scan.after.aspect);
+    }
     return { sql: clauses.join(' AND '), params };
   }
 

@@ -23,5 +23,9 @@ export function latestMatching(scan: Omit<AspectScan, 'start' | 'limit'>): Filte
   if (scan.aspect) clauses.push({ aspect: text(scan.aspect, 'aspect') });
   if (scan.urnLike) clauses.push({ urn: { $regex: likeToRegex(text(scan.urnLike, 'urnLike')) } });
   if (scan.entityType) clauses.push({ urn: { $regex: entityTypeRegex(text(scan.entityType, 'entityType')) } });
+  if (scan.after) {
+    const urn = text(scan.after.urn, 'after.urn');
+    clauses.push({ $or: [{ urn: { $gt: urn } }, { urn, aspect: { $gt: text(scan.after.aspect, 'after.aspect') } }] });
+  }
   return clauses.length === 1 ? clauses[0]! : { $and: clauses };
 }
