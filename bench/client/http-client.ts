@@ -39,7 +39,20 @@ export class HttpClient {
     this.agent = new Agent({ keepAlive: true, maxSockets: connections });
   }
 
-  send(method: 'GET' | 'POST', path: string, body?: string): Promise<HttpReply> {
+  /**
+   * A request on a kept-alive socket that the server closed at that moment (its idle timeout)
+   * fails with ECONNRESET before anything was read: it is sent again once, on a fresh socket.
+   */
+  async send(method: 'GET' | 'POST', path: string, body?: string): Promise<HttpReply> {
+    try {
+      return await this.sendOnce(method, path, body);
+    } catch (err) {
+      if (!(err instanceof StaleSocketError)) throw err;
+      return this.sendOnce(method, path, body);
+    }
+  }
+
+  private sendOnce(method: 'GET' | 'POST', path: string, body?: string): Promise<HttpReply> {
     return new Promise((resolve, reject) => {
       const req = request(
         {
@@ -70,7 +83,9 @@ export class HttpClient {
         },
       );
       req.on('timeout', () => req.destroy(new Error(`no answer to ${method} ${path.slice(0, 80)} in ${this.timeoutMs} ms`)));
-      req.on('error', reject);
+      req.on('error', (err: NodeJS.ErrnoException) =>
+        reject(req.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE') ? new StaleSocketError(err.message) : err),
+      );
       req.end(body);
     });
   }
@@ -86,3 +101,5 @@ export class HttpClient {
     this.agent.destroy();
   }
 }
+
+class StaleSocketError extends Error {}
