@@ -3,7 +3,6 @@
  * from deploy/local by default), each case on a fresh database, all dropped afterwards.
  */
 import { openMongoAspectStore } from '@cairn/adapter-mongo';
-import { defaultRegistry } from '@cairn/core';
 import { describeAspectStoreContract } from './aspect-store.contract';
 import { MONGODB_URI, describeWithMongo, dropDatabases, scratchDatabaseName } from './mongo-server';
 
@@ -16,15 +15,6 @@ describeWithMongo('MongoDB adapter', () => {
     const dbName = scratchDatabaseName();
     databases.push(dbName);
     const store = await openMongoAspectStore(MONGODB_URI, dbName);
-    return { store, close: () => store.close() };
-  });
-
-  // As the services open it: reads of a known entity's every aspect are point reads of its model's aspects.
-  const registry = defaultRegistry();
-  describeAspectStoreContract('MongoDB reading by the model', async () => {
-    const dbName = scratchDatabaseName();
-    databases.push(dbName);
-    const store = await openMongoAspectStore(MONGODB_URI, dbName, (urn) => registry.storedAspectNames(urn));
     return { store, close: () => store.close() };
   });
 });

@@ -42,8 +42,7 @@ export async function openDistributedPorts(env: Env, registry: Registry, logger:
   await Promise.all([proposals, failedProposals, versionedChangeLog, timeseriesChangeLog, results].map((l) => l.start()));
   const logs: PipelineLogs = { proposals, failedProposals, versionedChangeLog, timeseriesChangeLog };
 
-  const mongoUri = env.MONGODB_URI || 'mongodb://127.0.0.1:27017';
-  const store = await openMongoAspectStore(mongoUri, env.MONGODB_DATABASE || 'cairn', (urn) => registry.storedAspectNames(urn));
+  const store = await openMongoAspectStore(env.MONGODB_URI || 'mongodb://127.0.0.1:27017', env.MONGODB_DATABASE || 'cairn');
   const es = elasticConnection(elasticSettingsFromEnv(env));
   const indexes = await openElasticIndexes(es, registry);
   return {

@@ -1,4 +1,4 @@
-export { MongoAspectStore, openMongoAspectStore, type AspectNamesOf } from './mongo-aspect-store';
+export { MongoAspectStore, openMongoAspectStore } from './mongo-aspect-store';
 export { ASPECT_COLLECTION, rowId, type AspectDocument } from './aspect-document';
 export { WRITE_LOCK_COLLECTION, WriteLockTimeoutError, aspectLockKey, type WriteLockDocument } from './aspect-write-locks';
 export { WriteContentionError } from './versioned-write';

@@ -18,26 +18,19 @@ async function ensureIndexes(rows: Collection<AspectDocument>): Promise<void> {
   await rows.createIndex({ aspect: 1, version: 1, urn: 1 }, { name: 'aspect_version_urn' });
 }
 
-/** The aspects a URN can have rows of (from the model), or undefined when unknown. */
-export type AspectNamesOf = (urn: string) => readonly string[] | undefined;
-
 export class MongoAspectStore implements AspectStore {
   private constructor(
     private readonly client: MongoClient,
     private readonly rows: Collection<AspectDocument>,
     private readonly locks: AspectWriteLocks,
-    private readonly aspectNamesOf: AspectNamesOf,
   ) {}
 
-  /**
-   * Opens a store on `db` of `client`; the store owns the client and closes it. With
-   * `aspectNamesOf`, a read of every aspect of a URN is point reads of its possible rows.
-   */
-  static async open(client: MongoClient, db: Db, aspectNamesOf: AspectNamesOf = () => undefined): Promise<MongoAspectStore> {
+  /** Opens a store on `db` of `client`; the store owns the client and closes it. */
+  static async open(client: MongoClient, db: Db): Promise<MongoAspectStore> {
     const rows = db.collection<AspectDocument>(ASPECT_COLLECTION);
     await ensureIndexes(rows);
     const locks = await AspectWriteLocks.open(db.collection<WriteLockDocument>(WRITE_LOCK_COLLECTION));
-    return new MongoAspectStore(client, rows, locks, aspectNamesOf);
+    return new MongoAspectStore(client, rows, locks);
   }
 
   async write(write: AspectWrite): Promise<WriteOutcome> {
@@ -52,22 +45,17 @@ export class MongoAspectStore implements AspectStore {
       const found = new Map((await this.findByIds(ids)).map((doc) => [doc._id, doc]));
       return ids.flatMap((id) => found.get(id) ?? []).map(toStoredAspect);
     }
-    const named = urns.map((urn) => this.aspectNamesOf(urn));
-    if (named.every((names) => names !== undefined)) {
-      const perUrn = await Promise.all(urns.map((urn, i) => this.getLatest([urn], named[i])));
-      return perUrn.flatMap((rows) => rows.sort((a, b) => (a.aspect < b.aspect ? -1 : a.aspect > b.aspect ? 1 : 0)));
-    }
     const docs = await this.rows.find(latestOfUrns(urns)).sort(URN_ASPECT_ORDER).toArray();
     return urns.flatMap((urn) => docs.filter((doc) => doc.urn === urn)).map(toStoredAspect);
   }
 
-  /**
-   * Each id as a lone `_id` filter, in parallel: the only filter FerretDB answers from its key
-   * rather than by scanning the collection (an `$in` of ids is a scan there).
-   */
-  private async findByIds(ids: readonly string[], projection?: { _id: 1 }): Promise<AspectDocument[]> {
-    const docs = await Promise.all(ids.map((_id) => this.rows.findOne({ _id }, projection ? { projection } : {})));
-    return docs.filter((doc): doc is AspectDocument => doc !== null);
+  /** One id as a lone `_id` filter: the only filter FerretDB answers without a collection scan. */
+  private async findByIds(ids: readonly string[]): Promise<AspectDocument[]> {
+    if (ids.length === 1) {
+      const doc = await this.rows.findOne({ _id: ids[0]! });
+      return doc ? [doc] : [];
+    }
+    return this.rows.find({ _id: { $in: [...ids] } }).toArray();
   }
 
   async getVersion(urn: string, aspect: string, version: number): Promise<StoredAspect | undefined> {
@@ -94,8 +82,6 @@ export class MongoAspectStore implements AspectStore {
   }
 
   async exists(urn: string): Promise<boolean> {
-    const names = this.aspectNamesOf(urn);
-    if (names) return (await this.findByIds(names.map((aspect) => rowId(urn, aspect, 0)), { _id: 1 })).length > 0;
     return (await this.rows.findOne(byUrn(urn), { projection: { _id: 1 } })) !== null;
   }
 
@@ -117,10 +103,10 @@ export class MongoAspectStore implements AspectStore {
 }
 
 /** Connects to `uri`, creates the collections' indexes if missing, and returns a store that owns the connection. */
-export async function openMongoAspectStore(uri: string, dbName: string, aspectNamesOf?: AspectNamesOf): Promise<MongoAspectStore> {
+export async function openMongoAspectStore(uri: string, dbName: string): Promise<MongoAspectStore> {
   const client = await MongoClient.connect(uri);
   try {
-    return await MongoAspectStore.open(client, client.db(dbName), aspectNamesOf);
+    return await MongoAspectStore.open(client, client.db(dbName));
   } catch (error) {
     await client.close();
     throw error;

@@ -86,15 +86,6 @@ describe('registry lookups', () => {
     expect(registry.entityBySnapshot('com.linkedin.metadata.snapshot.NopeSnapshot')).toBeUndefined();
   });
 
-  it("names the aspects an entity's URN can have stored rows of: the key and versioned ones, not time series", () => {
-    const names = registry.storedAspectNames('urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD)');
-    expect(names).toEqual(expect.arrayContaining(['datasetKey', 'schemaMetadata', 'ownership', 'status']));
-    expect(names).not.toContain('datasetProfile');
-    expect(registry.storedAspectNames('urn:li:corpUser:jdoe')).toContain('corpUserInfo');
-    expect(registry.storedAspectNames('urn:li:nope:x')).toBeUndefined();
-    expect(registry.storedAspectNames('not a urn')).toBeUndefined();
-  });
-
   it('can be built from a loaded model', () => {
     const other = new Registry(registry.model);
     expect(other.entity('corpUser')).toBe(registry.entity('corpuser'));

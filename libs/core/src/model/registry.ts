@@ -9,7 +9,6 @@ export class Registry {
   private readonly entitiesLower = new Map<string, EntitySpec>();
   private readonly aspectsByRecord = new Map<string, AspectSpec>();
   private readonly entitiesBySnapshot = new Map<string, EntitySpec>();
-  private readonly storedAspects = new Map<string, string[]>();
 
   constructor(readonly model: LoadedModel) {
     for (const e of model.entities.values()) {
@@ -43,27 +42,6 @@ export class Registry {
 
   entityBySnapshot(snapshot: string): EntitySpec | undefined {
     return this.entitiesBySnapshot.get(toPegasusName(snapshot));
-  }
-
-  /**
-   * The aspects an entity can have rows of in the aspect store (all but time-series), from its URN;
-   * undefined for a URN that names no known entity.
-   */
-  storedAspectNames(raw: string): readonly string[] | undefined {
-    let entity: EntitySpec | undefined;
-    try {
-      entity = this.entity(parseUrn(raw).entityType);
-    } catch (err) {
-      if (err instanceof UrnSyntaxError) return undefined;
-      throw err;
-    }
-    if (!entity) return undefined;
-    let names = this.storedAspects.get(entity.name);
-    if (!names) {
-      names = [...entity.aspects.values()].filter((a) => a.kind !== 'timeseries').map((a) => a.name);
-      this.storedAspects.set(entity.name, names);
-    }
-    return names;
   }
 
   /** Parses and checks a URN against its entity's key aspect. Throws UrnSyntaxError. */
