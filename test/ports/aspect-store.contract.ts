@@ -3,7 +3,7 @@
  * file calls `describeAspectStoreContract` with a factory that opens an empty store.
  */
 import type { SystemMetadata } from '@cairn/events';
-import type { AspectStore, AspectWrite, StoredAspect } from '@cairn/ports';
+import { proposalMark, type AspectStore, type AspectWrite, type StoredAspect } from '@cairn/ports';
 
 export interface OpenedAspectStore {
   readonly store: AspectStore;
@@ -26,7 +26,7 @@ function write(urn: string, aspect: string, value: unknown, extra: Partial<Aspec
     systemMetadata: { lastObserved: 1000 + proposalSeq, runId: `run-${proposalSeq}` },
     createdOn: 1_000_000 + proposalSeq,
     createdBy: ACTOR,
-    proposalId: `0:${proposalSeq}`,
+    proposalId: proposalMark(`0:${proposalSeq}`, 1_000_000 + proposalSeq),
     ...extra,
   };
 }
@@ -148,6 +148,41 @@ export function describeAspectStoreContract(name: string, open: () => Promise<Op
         const again = write(DS1, 'status', { removed: false });
         expect((await store.write(again)).kind).toBe('unchanged');
         expect((await store.write(again)).kind).toBe('replayed');
+      });
+
+      it('recognises a redelivered batch: proposals superseded since write no version', async () => {
+        // A consumer that died after applying a batch and before committing gets all of it again.
+        const batch = [write(DS1, 'status', { removed: false }), write(DS1, 'status', { removed: true }), write(DS1, 'status', { removed: false })];
+        for (const w of batch) await store.write(w);
+        const latest = await store.getVersion(DS1, 'status', 0);
+        for (const w of batch) {
+          const again = await store.write(w);
+          expect(again.kind).toBe('replayed');
+          expect(again.current).toEqual(latest);
+        }
+        expect(summary([(await store.getVersion(DS1, 'status', 1))!, (await store.getVersion(DS1, 'status', 2))!])).toEqual([
+          [DS1, 'status', 1, { removed: false }],
+          [DS1, 'status', 2, { removed: true }],
+        ]);
+        expect(await store.getVersion(DS1, 'status', 3)).toBeUndefined();
+        expect(await store.getVersion(DS1, 'status', 0)).toEqual(latest);
+      });
+
+      it('recognises a superseded proposal after an identical write refreshed the latest', async () => {
+        const first = write(DS1, 'status', { removed: false });
+        const same = write(DS1, 'status', { removed: false });
+        const changed = write(DS1, 'status', { removed: true });
+        for (const w of [first, same, changed]) await store.write(w);
+        for (const w of [first, same]) expect((await store.write(w)).kind).toBe('replayed');
+        expect(JSON.parse((await store.getVersion(DS1, 'status', 0))!.metadata)).toEqual({ removed: true });
+        expect(await store.getVersion(DS1, 'status', 2)).toBeUndefined();
+      });
+
+      it('applies a proposal appended after the stored one even at a smaller offset (a log started again)', async () => {
+        await store.write(write(DS1, 'status', { removed: false }, { proposalId: proposalMark('0:500', 1_000) }));
+        const outcome = await store.write(write(DS1, 'status', { removed: true }, { proposalId: proposalMark('0:3', 2_000) }));
+        expect(outcome.kind).toBe('updated');
+        expect(JSON.parse((await store.getVersion(DS1, 'status', 0))!.metadata)).toEqual({ removed: true });
       });
 
       it('does not mistake the same proposal id on another aspect for a redelivery', async () => {

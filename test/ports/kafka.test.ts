@@ -151,6 +151,22 @@ describeWithKafka('Kafka adapter on a real broker', () => {
       expect(records().map((r) => r.value.seq)).toEqual(appended.map((a) => a.value.seq));
     });
 
+    it('has the broker stamp records as it appends them, so a later offset never carries an earlier time', async () => {
+      const log = freshLog<Sample>('stamps');
+      const key = 'urn:li:corpuser:stamps';
+      const before = Date.now();
+      await log.append([0, 1, 2].map((seq) => ({ key, value: { key, seq } })));
+      const { consumer, records, received } = collect(log, 'stamps');
+      await received(3);
+      await consumer.stop();
+      const stamps = records().map((r) => r.timestamp);
+      expect(stamps).toEqual([...stamps].sort((a, b) => a - b));
+      expect(stamps[0]).toBeGreaterThanOrEqual(before - 1000);
+      const admin = await connection.admin();
+      const { resources } = await admin.describeConfigs({ includeSynonyms: false, resources: [{ type: 2, name: log.topic, configNames: ['message.timestamp.type'] }] });
+      expect(resources[0]?.configEntries.find((e) => e.configName === 'message.timestamp.type')?.configValue).toBe('LogAppendTime');
+    });
+
     it('starts a new fromLatest group at the end of the log, and keeps that start once committed', async () => {
       const log = freshLog<Sample>('latest');
       const key = 'urn:li:corpuser:latest';

@@ -12,7 +12,7 @@
  */
 import { applyPatch, PatchError, RestliError, unprocessable, type Registry } from '@cairn/core';
 import type { AuditStamp, FailedMetadataChangeProposal, MetadataChangeLog, MetadataChangeProposal } from '@cairn/events';
-import type { AspectStore, LogRecord, NewRecord, StoredAspect, WriteOutcome } from '@cairn/ports';
+import { proposalMark, type AspectStore, type LogRecord, type NewRecord, type StoredAspect, type WriteOutcome } from '@cairn/ports';
 import { ACTOR_HEADER, SYSTEM_ACTOR, type PipelineLogs } from './logs';
 import { checkAspectValue, checkProposal, isClientError, JSON_CONTENT, type CheckedProposal } from './proposal-check';
 import type { ApplyResult, ProposalSettler, Settled } from './write-notifier';
@@ -154,7 +154,7 @@ export class Persister {
       ? { ...checked.mcp, changeType: 'PATCH', aspect: { value: JSON.stringify(value), contentType: JSON_CONTENT } }
       : checked.mcp;
     const logs: MetadataChangeLog[] = [];
-    if (checked.aspect.kind !== 'key') logs.push(...(await this.ensureKey(checked, record.id, created)));
+    if (checked.aspect.kind !== 'key') logs.push(...(await this.ensureKey(checked, record, created)));
     const outcome = await this.store.write({
       urn: checked.urn,
       aspect: checked.aspect.name,
@@ -162,7 +162,7 @@ export class Persister {
       systemMetadata: mcp.systemMetadata ?? {},
       createdOn: created.time,
       createdBy: created.actor,
-      proposalId: record.id,
+      proposalId: proposalMark(record.id, record.timestamp),
     });
     if (checked.aspect.kind === 'key') this.remember(checked.urn);
     const log = changeLogOf(mcp, outcome, created);
@@ -182,7 +182,7 @@ export class Persister {
   }
 
   /** Stores the key aspect on an entity's first write, with its own change log. */
-  private async ensureKey(checked: CheckedProposal, proposalId: string, created: AuditStamp): Promise<MetadataChangeLog[]> {
+  private async ensureKey(checked: CheckedProposal, record: LogRecord<MetadataChangeProposal>, created: AuditStamp): Promise<MetadataChangeLog[]> {
     if (this.knownEntities.has(checked.urn)) return [];
     const keyName = checked.entity.keyAspect.name;
     const [existing] = await this.store.getLatest([checked.urn], [keyName]);
@@ -207,7 +207,7 @@ export class Persister {
       systemMetadata: checked.mcp.systemMetadata ?? {},
       createdOn: created.time,
       createdBy: created.actor,
-      proposalId: `${proposalId}/key`,
+      proposalId: proposalMark(record.id, record.timestamp, 'key'),
     });
     this.remember(checked.urn);
     const log = changeLogOf(keyMcp, outcome, created);
@@ -256,6 +256,8 @@ function changeLogOf(mcp: MetadataChangeProposal, outcome: WriteOutcome, created
   const previous = outcome.kind === 'updated' || outcome.kind === 'replayed' ? outcome.previous : undefined;
   return {
     ...mcp,
+    // A redelivered proposal may have been superseded since: the indexes get what the store holds.
+    ...(outcome.kind === 'replayed' ? { aspect: { value: outcome.current.metadata, contentType: JSON_CONTENT } } : {}),
     ...(previous
       ? {
           previousAspectValue: { value: previous.metadata, contentType: JSON_CONTENT },

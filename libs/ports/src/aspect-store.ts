@@ -19,7 +19,7 @@ export interface AspectWrite {
   readonly systemMetadata: SystemMetadata;
   readonly createdOn: number;
   readonly createdBy: string;
-  /** The log position of the proposal, so a redelivered proposal is recognised. */
+  /** The proposal's `proposalMark`, so a redelivered proposal is recognised (see `alreadyApplied`). */
   readonly proposalId: string;
 }
 

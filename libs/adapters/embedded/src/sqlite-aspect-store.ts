@@ -1,7 +1,7 @@
 /** AspectStore on SQLite: the reference's aspect table, with versioning done in one transaction. */
 import { sameAspectValue } from '@cairn/core';
 import type { SystemMetadata } from '@cairn/events';
-import type { AspectScan, AspectStore, AspectWrite, StoredAspect, WriteOutcome } from '@cairn/ports';
+import { alreadyApplied, type AspectScan, type AspectStore, type AspectWrite, type StoredAspect, type WriteOutcome } from '@cairn/ports';
 import type { EmbeddedDb } from './database';
 
 interface Row {
@@ -95,7 +95,7 @@ export class SqliteAspectStore implements AspectStore {
       this.stmts.insert.run({ ...next, version: 0 });
       return { kind: 'created', current: toStored({ ...next, version: 0 }) };
     }
-    if (current.proposal_id === w.proposalId) {
+    if (current.proposal_id !== null && alreadyApplied(current.proposal_id, w.proposalId)) {
       const max = (this.stmts.maxVersion.get(w.urn, w.aspect) as { v: number }).v;
       const previous = max > 0 ? (this.stmts.version.get(w.urn, w.aspect, max) as Row) : undefined;
       return { kind: 'replayed', current: toStored(current), ...(previous ? { previous: toStored(previous) } : {}) };

@@ -67,7 +67,14 @@ export class KafkaEventLog<T> implements EventLog<T> {
 
   private async createTopic(): Promise<PartitionMetadata[]> {
     const { partitions, replicationFactor } = this.connection.settings;
-    return ensureTopic(await this.connection.admin(), { topic: this.topic, numPartitions: partitions, replicationFactor });
+    // The broker stamps each record as it appends it, so within a partition a later offset never
+    // carries an earlier time: the store orders redelivered proposals by both (see proposalMark).
+    return ensureTopic(await this.connection.admin(), {
+      topic: this.topic,
+      numPartitions: partitions,
+      replicationFactor,
+      configEntries: [{ name: 'message.timestamp.type', value: 'LogAppendTime' }],
+    });
   }
 
   /**

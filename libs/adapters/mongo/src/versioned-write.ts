@@ -7,7 +7,7 @@
  */
 import type { Collection } from 'mongodb';
 import { sameAspectValue } from '@cairn/core';
-import type { AspectWrite, WriteOutcome } from '@cairn/ports';
+import { alreadyApplied, type AspectWrite, type WriteOutcome } from '@cairn/ports';
 import { historyCopy, latestFromWrite, rowId, toStoredAspect, type AspectDocument } from './aspect-document';
 import type { AspectWriteLocks } from './aspect-write-locks';
 import { insertUnlessTaken } from './insert-unless-taken';
@@ -40,7 +40,7 @@ function readLatest(rows: Collection<AspectDocument>, write: AspectWrite): Promi
 async function attemptWrite(rows: Collection<AspectDocument>, locks: AspectWriteLocks, write: AspectWrite): Promise<Attempt> {
   const latest = await readLatest(rows, write);
   if (!latest) return create(rows, write);
-  if (latest.proposalId === write.proposalId) return replay(rows, latest);
+  if (alreadyApplied(latest.proposalId, write.proposalId)) return replay(rows, latest);
   return locks.withLocks(write.urn, [write.aspect], `proposal ${write.proposalId}`, () => change(rows, write));
 }
 
@@ -60,7 +60,7 @@ async function replay(rows: Collection<AspectDocument>, latest: AspectDocument):
 async function change(rows: Collection<AspectDocument>, write: AspectWrite): Promise<Attempt> {
   const latest = await readLatest(rows, write);
   // Deleted, or this proposal applied by another delivery meanwhile: decide again without the lock.
-  if (!latest || latest.proposalId === write.proposalId) return LOST_RACE;
+  if (!latest || alreadyApplied(latest.proposalId, write.proposalId)) return LOST_RACE;
   if (sameAspectValue(latest.metadata, write.metadata)) return refreshLastObserved(rows, latest, write);
   return supersede(rows, latest, write);
 }
