@@ -252,6 +252,31 @@ describe('edits of labels, owners, links and status', () => {
     expect(noOwner.errors?.[0].message).toBe('Entity urn:li:corpuser:ghost does not exist');
   });
 
+  it('owners apply to whole entities: a schema field resource is refused and nothing is written', async () => {
+    const OWNERS = `query($urn: String!) { dataset(urn: $urn) { ownership { owners { owner { ... on CorpUser { urn } ... on CorpGroup { urn } } type } } } }`;
+    const owners = async (urn: string) => (await ok(OWNERS, { urn })).dataset.ownership;
+    const before = { hdfs: await owners(HDFS), kafka: await owners(KAFKA), hive: await owners(HIVE) };
+    expect(before.hive.owners.map((o: any) => o.owner.urn)).toContain(JDOE);
+    const add = await gql(t, `mutation { batchAddOwners(input: {owners: [{ownerUrn: "urn:li:corpuser:datahub", ownerEntityType: CORP_USER}],
+      resources: [{resourceUrn: "${HDFS}"}, {resourceUrn: "${KAFKA}", subResourceType: DATASET_FIELD, subResource: "field_bar"}]}) }`);
+    expect(add.data.batchAddOwners).toBeNull();
+    expect(add.errors?.[0]).toMatchObject({
+      message: `Owners apply to whole entities; schema fields have no owners (subResource 'field_bar' on ${KAFKA})`,
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
+    const remove = await gql(t, `mutation { batchRemoveOwners(input: {ownerUrns: ["${JDOE}"], resources: [{resourceUrn: "${HIVE}", subResourceType: DATASET_FIELD, subResource: "field_foo"}]}) }`);
+    expect(remove.errors?.[0]).toMatchObject({
+      message: `Owners apply to whole entities; schema fields have no owners (subResource 'field_foo' on ${HIVE})`,
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
+    const typeOnly = await gql(t, `mutation { batchRemoveOwners(input: {ownerUrns: ["${JDOE}"], resources: [{resourceUrn: "${HIVE}", subResourceType: DATASET_FIELD}]}) }`);
+    expect(typeOnly.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+    expect({ hdfs: await owners(HDFS), kafka: await owners(KAFKA), hive: await owners(HIVE) }).toEqual(before);
+    // The single-resource inputs have no subResource at all, as in the reference.
+    const single = await gql(t, `mutation { addOwner(input: {ownerUrn: "urn:li:corpuser:datahub", ownerEntityType: CORP_USER, resourceUrn: "${KAFKA}", subResource: "field_bar"}) }`);
+    expect(single.errors?.[0].message).toMatch(/"subResource" is not defined by type "AddOwnerInput"/);
+  });
+
   it('links, deprecation, domains and soft deletion', async () => {
     await ok(`mutation { addLink(input: {linkUrl: "https://runbook.example.com", label: "Runbook", resourceUrn: "${DASHBOARD}"}) }`);
     await ok(`mutation { updateDeprecation(input: {urn: "${DASHBOARD}", deprecated: true, note: "Use the new one"}) }`);

@@ -1,4 +1,9 @@
-/** Owners (users or groups) of entities. */
+/**
+ * Owners (users or groups) of entities. Ownership is an entity aspect only: the model has no
+ * ownership of a schema field (editableSchemaFieldInfo holds descriptions, tags and terms), and the
+ * reference's owner mutations use the resource urn alone. A resource naming a schema field
+ * (subResource) is refused rather than taken as the whole entity.
+ */
 import type { GraphqlContext } from '../context';
 import { badInput } from '../errors';
 import type { EntityRef } from '../refs';
@@ -25,8 +30,19 @@ interface Ownership {
 const DEFAULT_OWNERSHIP_TYPE = 'TECHNICAL_OWNER';
 const OWNER_ENTITY: Record<OwnerInput['ownerEntityType'], string> = { CORP_USER: 'corpuser', CORP_GROUP: 'corpGroup' };
 
+/** Refuses resources that name a schema field, before anything is read or written. */
+function wholeEntities(resources: ResourceRef[]): void {
+  for (const r of resources) {
+    if (r.subResource || r.subResourceType) {
+      const field = r.subResource ? `subResource '${r.subResource}'` : `subResourceType ${r.subResourceType}`;
+      throw badInput(`Owners apply to whole entities; schema fields have no owners (${field} on ${r.resourceUrn})`);
+    }
+  }
+}
+
 async function addOwners(ctx: GraphqlContext, owners: OwnerInput[], resources: ResourceRef[]): Promise<boolean> {
   if (owners.length === 0 || resources.length === 0) throw badInput('At least one owner and one resource are required');
+  wholeEntities(resources);
   return mutate(ctx, async (cs) => {
     for (const o of owners) await cs.existing(o.ownerUrn, [OWNER_ENTITY[o.ownerEntityType]]);
     for (const r of resources) {
@@ -43,6 +59,7 @@ async function addOwners(ctx: GraphqlContext, owners: OwnerInput[], resources: R
 
 async function removeOwners(ctx: GraphqlContext, ownerUrns: string[], resources: ResourceRef[]): Promise<boolean> {
   if (resources.length === 0) throw badInput('At least one resource is required');
+  wholeEntities(resources);
   return mutate(ctx, async (cs) => {
     for (const r of resources) {
       const target = await cs.existing(r.resourceUrn);
