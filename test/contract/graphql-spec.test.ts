@@ -86,6 +86,55 @@ describe('mutation updateDataset', () => {
   });
 });
 
+describe('mutation updateDataset: editableSchemaMetadata', () => {
+  const UPDATE = `mutation updateDataset($urn: String!, $input: DatasetUpdateInput!) { updateDataset(urn: $urn, input: $input) { urn } }`;
+  const edited = async (urn: string) =>
+    (await gql(t, `query($urn: String!) { dataset(urn: $urn) { editableProperties { description } ownership { owners { type } }
+      editableSchemaMetadata { editableSchemaFieldInfo { fieldPath description tags { tags { tag { urn } } } } } } }`, { urn })).data.dataset;
+  const fieldInfo = (fieldPath: string, description: string, tagUrn?: string) => ({
+    fieldPath,
+    description,
+    ...(tagUrn ? { globalTags: { tags: [{ tag: { urn: tagUrn, name: tagUrn.slice('urn:li:tag:'.length) } }] } } : {}),
+  });
+
+  it('sets column descriptions and tags, under the schema\'s own field paths', async () => {
+    const res = await gql(t, UPDATE, { urn: KAFKA, input: { editableSchemaMetadata: { editableSchemaFieldInfo: [fieldInfo('field_bar', 'The bar', 'urn:li:tag:Legacy')] } } });
+    expect(res.errors).toBeUndefined();
+    // The Kafka sample's fields have version 2 paths; the plain path names the same column.
+    expect((await edited(KAFKA)).editableSchemaMetadata.editableSchemaFieldInfo).toEqual([
+      { fieldPath: '[version=2.0].[type=boolean].field_bar', description: 'The bar', tags: { tags: [{ tag: { urn: 'urn:li:tag:Legacy' } }] } },
+    ]);
+  });
+
+  it('fails on a column the schema does not have and writes nothing; updateDatasets writes nothing of any dataset', async () => {
+    const [hiveBefore, eventsBefore] = [await edited(HIVE), await edited(EVENTS)];
+    const one = await gql(t, UPDATE, { urn: EVENTS, input: { editableSchemaMetadata: { editableSchemaFieldInfo: [fieldInfo('event_name', 'x'), fieldInfo('no_such_column', 'x')] } } });
+    expect(one.data.updateDataset).toBeNull();
+    expect(one.errors?.[0]).toMatchObject({ message: `Field no_such_column does not exist in the schema of dataset ${EVENTS}`, extensions: { code: 'BAD_USER_INPUT' } });
+    const batch = await gql(t, `mutation($input: [BatchDatasetUpdateInput!]!) { updateDatasets(input: $input) { urn } }`, {
+      input: [
+        { urn: HIVE, update: { editableProperties: { description: 'must not be written' } } },
+        { urn: EVENTS, update: { editableSchemaMetadata: { editableSchemaFieldInfo: [fieldInfo('no_such_column', 'x')] } } },
+      ],
+    });
+    expect(batch.errors?.[0]).toMatchObject({ message: `Field no_such_column does not exist in the schema of dataset ${EVENTS}`, extensions: { code: 'BAD_USER_INPUT' } });
+    expect([await edited(HIVE), await edited(EVENTS)]).toEqual([hiveBefore, eventsBefore]);
+  });
+
+  it('fails on tags and owners that do not exist, and writes nothing', async () => {
+    const before = await edited(EVENTS);
+    const tag = `urn:li:tag:${unique('nope')}`;
+    const noTag = await gql(t, UPDATE, { urn: EVENTS, input: { editableSchemaMetadata: { editableSchemaFieldInfo: [fieldInfo('event_name', 'x', tag)] } } });
+    expect(noTag.errors?.[0]).toMatchObject({ message: `Entity ${tag} does not exist`, extensions: { code: 'NOT_FOUND' } });
+    const user = `urn:li:corpuser:${unique('ghost')}`;
+    const noOwner = await gql(t, UPDATE, { urn: EVENTS, input: { editableProperties: { description: 'x' }, ownership: { owners: [{ owner: user, type: 'DATAOWNER' }] } } });
+    expect(noOwner.errors?.[0]).toMatchObject({ message: `Entity ${user} does not exist`, extensions: { code: 'NOT_FOUND' } });
+    const notAnOwner = await gql(t, UPDATE, { urn: EVENTS, input: { ownership: { owners: [{ owner: 'urn:li:tag:Legacy' }] } } });
+    expect(notAnOwner.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+    expect(await edited(EVENTS)).toEqual(before);
+  });
+});
+
 describe('mutation updateDescription', () => {
   const update = (resourceUrn: string, subResource: string, description: string) =>
     gql(t, `mutation updateDescription($input: DescriptionUpdateInput!) { updateDescription(input: $input) }`, {

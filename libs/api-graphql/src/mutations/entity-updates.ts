@@ -1,9 +1,15 @@
-/** updateDataset(s), updateChart, updateDashboard: several aspects of one entity in one write. */
+/**
+ * updateDataset(s), updateChart, updateDashboard: several aspects of one entity in one write. As in
+ * the other edits, every urn the input names (tags, owners) must exist and every schema field must
+ * be one of the dataset's columns; otherwise the mutation fails and writes nothing (for
+ * updateDatasets, nothing of any dataset).
+ */
 import type { GraphqlContext } from '../context';
 import { badInput } from '../errors';
 import { refOf, type EntityRef } from '../refs';
 import { mutate, type Changeset } from './changeset';
 import { ownershipOf } from './owners';
+import { plainFieldPath, requireSchemaField } from './schema-field-edits';
 import { deprecationOf } from './status';
 
 interface TagsUpdate {
@@ -23,12 +29,20 @@ interface DatasetUpdate extends CommonUpdate {
   editableSchemaMetadata?: { editableSchemaFieldInfo: { fieldPath: string; description?: string | null; globalTags?: TagsUpdate | null }[] } | null;
 }
 
-const tagsOf = (update: TagsUpdate) => ({ tags: (update.tags ?? []).map((t) => ({ tag: t.tag.urn })) });
+/** The tags of an update, each an existing tag. */
+async function tagsOf(cs: Changeset, update: TagsUpdate) {
+  const tags = [];
+  for (const t of update.tags ?? []) tags.push({ tag: (await cs.existing(t.tag.urn, ['tag'])).urn });
+  return { tags };
+}
 
 async function applyCommon(cs: Changeset, target: EntityRef, update: CommonUpdate, editableAspect: string) {
-  if (update.ownership) cs.set(target, 'ownership', ownershipOf(update.ownership, cs));
+  if (update.ownership) {
+    for (const o of update.ownership.owners) await cs.existing(o.owner, ['corpuser', 'corpGroup']);
+    cs.set(target, 'ownership', ownershipOf(update.ownership, cs));
+  }
   const tags = update.tags ?? update.globalTags;
-  if (tags) cs.set(target, 'globalTags', tagsOf(tags));
+  if (tags) cs.set(target, 'globalTags', await tagsOf(cs, tags));
   if (update.editableProperties) {
     await cs.update(target, editableAspect, (current) => ({
       ...current,
@@ -52,15 +66,21 @@ async function applyDatasetUpdate(ctx: GraphqlContext, cs: Changeset, urn: strin
     cs.set(dataset, 'institutionalMemory', { elements });
   }
   if (update.editableSchemaMetadata) {
-    cs.set(dataset, 'editableSchemaMetadata', {
-      created: cs.stamp,
-      lastModified: cs.stamp,
-      editableSchemaFieldInfo: update.editableSchemaMetadata.editableSchemaFieldInfo.map((f) => ({
-        fieldPath: f.fieldPath,
+    // Replaces the edited fields as a whole, as the reference does; each must name a column of the schema.
+    const infos = [];
+    const seen = new Set<string>();
+    for (const f of update.editableSchemaMetadata.editableSchemaFieldInfo) {
+      const fieldPath = await requireSchemaField(cs, dataset, f.fieldPath);
+      if (seen.has(plainFieldPath(fieldPath))) throw badInput(`Field ${f.fieldPath} of dataset ${dataset.urn} is edited twice`);
+      seen.add(plainFieldPath(fieldPath));
+      infos.push({
+        fieldPath,
         ...(f.description != null ? { description: f.description } : {}),
-        ...(f.globalTags ? { globalTags: tagsOf(f.globalTags) } : {}),
-      })),
-    });
+        ...(f.globalTags ? { globalTags: await tagsOf(cs, f.globalTags) } : {}),
+      });
+    }
+    const current = await cs.current<{ created?: unknown }>(dataset, 'editableSchemaMetadata');
+    cs.set(dataset, 'editableSchemaMetadata', { created: current?.created ?? cs.stamp, lastModified: cs.stamp, editableSchemaFieldInfo: infos });
   }
   return dataset;
 }
