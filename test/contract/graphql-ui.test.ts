@@ -428,7 +428,18 @@ describe('limits', () => {
   });
 
   it('caps page sizes', async () => {
-    const res = await ok(`{ searchAcrossEntities(input: {query: "*", count: 5000}) { count } }`);
-    expect(res.searchAcrossEntities.count).toBeLessThanOrEqual(1000);
+    // `count` is the page size a search used (the reference's pageSize), so the cap shows without 1000 entities.
+    const res = await ok(`{
+      big: searchAcrossEntities(input: {query: "*", count: 5000}) { count }
+      one: search(input: {type: DATASET, query: "*", count: 5000}) { count }
+      small: searchAcrossEntities(input: {query: "*", count: 3}) { count searchResults { entity { urn } } }
+      usual: searchAcrossEntities(input: {query: "*"}) { count }
+      lineage: searchAcrossLineage(input: {urn: "${KAFKA}", direction: DOWNSTREAM, query: "*", count: 5000}) { count }
+    }`);
+    expect(res.big.count).toBe(1000);
+    expect(res.one.count).toBe(1000);
+    expect(res.small).toMatchObject({ count: 3, searchResults: [{}, {}, {}] });
+    expect(res.usual.count).toBe(10);
+    expect(res.lineage.count).toBe(1000);
   });
 });

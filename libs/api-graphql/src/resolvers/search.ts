@@ -37,7 +37,8 @@ async function runSearch(ctx: GraphqlContext, entityTypes: string[], input: Sear
   const size = pageSize(input.count, DEFAULT_COUNT, ctx.limits);
   const result = await ctx.catalog.search.search(query, { from: start, size });
   const searchResults = searchResultsOf(ctx, result);
-  return { start, count: searchResults.length, total: result.total, searchResults, facets: facetsOf(ctx, result) };
+  // As the reference, `count` is the page size the search used (its pageSize), here after the cap.
+  return { start, count: size, total: result.total, searchResults, facets: facetsOf(ctx, result) };
 }
 
 function singleType(type: string): string {
@@ -96,18 +97,19 @@ async function searchAcrossLineage(_: unknown, { input }: { input: LineageSearch
   requireRef(ctx, input.urn);
   const reached = await walkLineage(ctx, input.urn, input.direction);
   const start = Math.max(0, input.start ?? 0);
-  const empty = { start, count: 0, total: 0, searchResults: [], facets: [] };
+  const size = pageSize(input.count, DEFAULT_COUNT, ctx.limits);
+  const empty = { start, count: size, total: 0, searchResults: [], facets: [] };
   if (reached.size === 0) return empty;
   const urnFilter = { field: 'urn', values: [...reached.keys()], condition: 'EQUAL' };
   const own = filterOf(input) as { or: { and: unknown[] }[] } | undefined;
   const filter = { or: (own?.or ?? [{ and: [] }]).map((c) => ({ and: [...c.and, urnFilter] })) };
   const query = searchQueryOf(ctx, { entityTypes: entityNamesOf(input.types), input: input.query ?? '*', filter }, input.searchFlags);
-  const result = await ctx.catalog.search.search(query, { from: start, size: pageSize(input.count, DEFAULT_COUNT, ctx.limits) });
+  const result = await ctx.catalog.search.search(query, { from: start, size });
   const searchResults = searchResultsOf(ctx, result).map((r) => {
     const hit = reached.get(r.entity.urn);
     return { ...r, degree: hit?.degree ?? 1, paths: [{ path: refsOf(ctx, hit?.path ?? []) }] };
   });
-  return { start, count: searchResults.length, total: result.total, searchResults, facets: facetsOf(ctx, result) };
+  return { start, count: size, total: result.total, searchResults, facets: facetsOf(ctx, result) };
 }
 
 interface AutoCompleteInput extends FilterInputs {
