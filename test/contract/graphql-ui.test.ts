@@ -3,7 +3,7 @@
  * edit is read back right after it; batch edits are all or nothing.
  */
 import { bootstrapCopy, gql, loadBootstrapCopy } from '../support/graphql';
-import { eventually, startTarget, unique, type Target } from '../support/target';
+import { call, eventually, startTarget, unique, type Target } from '../support/target';
 
 const suffix = unique('ui');
 const { HIVE, HDFS, KAFKA, EVENTS_BACKUP, CHART, CHART2, DASHBOARD, FLOW, JOB, SCHEMA, DATABASE, JDOE } = bootstrapCopy(suffix);
@@ -394,6 +394,22 @@ describe('tags, glossary, groups, users, tests, operations and lineage', () => {
     expect(listed.tests.map((x: any) => x.urn)).toContain(urn);
     await ok(`mutation { deleteTest(urn: "${urn}") }`);
     expect((await ok(`{ test(urn: "${urn}") { urn } }`)).test).toBeNull();
+  });
+
+  it("an entity's testResults, once an evaluation is pushed", async () => {
+    const definition = (origin: string) => JSON.stringify({ on: { types: ['dataset'] }, rules: { property: 'datasetKey.origin', operator: 'equals', values: [origin] } });
+    const create = `mutation($id: String!, $name: String!, $json: String!) { createTest(input: {id: $id, name: $name, category: "Contract", definition: {json: $json}}) }`;
+    const isProd = (await ok(create, { id: unique('is_prod'), name: 'Is PROD', json: definition('PROD') })).createTest;
+    const isDev = (await ok(create, { id: unique('is_dev'), name: 'Is DEV', json: definition('DEV') })).createTest;
+    const READ = `query($urn: String!) { dataset(urn: $urn) { testResults { passing { test { urn name } type } failing { test { urn name } type } } } }`;
+    expect((await ok(READ, { urn: HIVE })).dataset.testResults).toBeNull();
+    const evaluated = await call(t, 'POST', '/test?action=evaluate', { urn: HIVE, testUrns: [isProd, isDev], shouldPush: true });
+    expect(evaluated.status).toBe(200);
+    expect(evaluated.body.value).toEqual({ passing: [{ test: isProd, type: 'SUCCESS' }], failing: [{ test: isDev, type: 'FAILURE' }] });
+    expect((await ok(READ, { urn: HIVE })).dataset.testResults).toEqual({
+      passing: [{ test: { urn: isProd, name: 'Is PROD' }, type: 'SUCCESS' }],
+      failing: [{ test: { urn: isDev, name: 'Is DEV' }, type: 'FAILURE' }],
+    });
   });
 
   it('reportOperation and updateLineage', async () => {
