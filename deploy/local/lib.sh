@@ -232,6 +232,7 @@ component_fingerprint() {
         ;;
       ferretdb)
         printf 'version=%s\n' "$FERRETDB_VERSION"
+        cat "$CAIRN_LOCAL_DIR/ferretdb/sqlite-id-index.patch"
         ;;
     esac
   } | sha256sum | cut -d' ' -f1
@@ -374,6 +375,9 @@ _provision_ferretdb() {
   if [[ -n "$commit" ]]; then
     printf '%s\n' "$commit" >"$src/build/version/commit.txt"
   fi
+  # Lookups by _id use the table's _id index (see the patch's header); a version it does not fit fails here.
+  (cd "$src" && run_logged "$logfile" git apply -p1 "$CAIRN_LOCAL_DIR/ferretdb/sqlite-id-index.patch") ||
+    die "ferretdb: deploy/local/ferretdb/sqlite-id-index.patch does not apply to $FERRETDB_VERSION"
 
   log "ferretdb: building $FERRETDB_VERSION with $(go version | cut -d' ' -f3) (the first build takes a few minutes)"
   mkdir -p "$dest/bin"

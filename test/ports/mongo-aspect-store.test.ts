@@ -7,6 +7,7 @@
 import { MongoClient, type Collection } from 'mongodb';
 import {
   ASPECT_COLLECTION,
+  ENTITY_DIRECTORY_COLLECTION,
   WRITE_LOCK_COLLECTION,
   aspectLockKey,
   openMongoAspectStore,
@@ -296,6 +297,49 @@ describeWithMongo('MongoAspectStore on a MongoDB-wire server', () => {
       await locks.deleteOne({ _id: 'live-writer' });
       expect((await change).kind).toBe('updated');
       expect(await valuesInWriteOrder(DATASET, 'status')).toEqual([{ step: 1 }, { step: 2 }]);
+    });
+  });
+
+  describe('the entity directory (which aspects each URN has, read by _id)', () => {
+    const names = async (urn: string) => (await store.getLatest([urn])).map((row) => row.aspect);
+
+    it('names an aspect again when its proposal is delivered again after its writer died before naming it', async () => {
+      const w = aspectWrite(DATASET, 'status', { removed: false });
+      // What a writer that died between the row insert and the directory update leaves behind.
+      await rows.insertOne({ _id: rowId(DATASET, 'status', 0), urn: DATASET, aspect: 'status', version: 0, metadata: w.metadata, systemMetadata: JSON.stringify(w.systemMetadata), createdOn: w.createdOn, createdBy: w.createdBy, proposalId: w.proposalId, maxVersion: 0 });
+      expect(await names(DATASET)).toEqual([]);
+      expect((await store.write(w)).kind).toBe('replayed');
+      expect(await names(DATASET)).toEqual(['status']);
+      expect(await store.exists(DATASET)).toBe(true);
+    });
+
+    it('is built from the rows of a database written before it existed', async () => {
+      await store.write(aspectWrite(DATASET, 'status', { removed: false }));
+      await store.write(aspectWrite(DATASET, 'ownership', { owners: [] }));
+      await store.write(aspectWrite(DATASET, 'ownership', { owners: [{ owner: 'urn:li:corpuser:a', type: 'DATAOWNER' }] }));
+      await raw.db(dbName).collection(ENTITY_DIRECTORY_COLLECTION).drop();
+      const reopened = await openMongoAspectStore(MONGODB_URI, dbName);
+      try {
+        expect((await reopened.getLatest([DATASET])).map((row) => [row.aspect, row.version])).toEqual([
+          ['ownership', 0],
+          ['status', 0],
+        ]);
+        expect(await reopened.exists(DATASET)).toBe(true);
+      } finally {
+        await reopened.close();
+      }
+    });
+
+    it('drops the names of deleted aspects and entities, and names a re-created one again', async () => {
+      await store.write(aspectWrite(DATASET, 'status', { removed: false }));
+      await store.write(aspectWrite(DATASET, 'ownership', { owners: [] }));
+      await store.deleteAspect(DATASET, 'status');
+      expect(await names(DATASET)).toEqual(['ownership']);
+      await store.deleteEntity(DATASET);
+      expect(await names(DATASET)).toEqual([]);
+      expect(await store.exists(DATASET)).toBe(false);
+      await store.write(aspectWrite(DATASET, 'status', { removed: true }));
+      expect(await names(DATASET)).toEqual(['status']);
     });
   });
 

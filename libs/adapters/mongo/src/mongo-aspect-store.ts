@@ -3,7 +3,9 @@ import { MongoClient, type Collection, type Db } from 'mongodb';
 import type { AspectScan, AspectStore, AspectWrite, StoredAspect, WriteOutcome } from '@cairn/ports';
 import { ASPECT_COLLECTION, rowId, toStoredAspect, type AspectDocument } from './aspect-document';
 import { AspectWriteLocks, WRITE_LOCK_COLLECTION, type WriteLockDocument } from './aspect-write-locks';
-import { byAspect, byUrn, latestMatching, latestOfUrns } from './scan-filters';
+import { EntityDirectory } from './entity-directory';
+import { idLookupFor, type IdLookup } from './id-lookup';
+import { byAspect, byUrn, latestMatching } from './scan-filters';
 import { writeVersioned } from './versioned-write';
 
 const URN_ASPECT_ORDER = { urn: 1, aspect: 1 } as const;
@@ -23,6 +25,8 @@ export class MongoAspectStore implements AspectStore {
     private readonly client: MongoClient,
     private readonly rows: Collection<AspectDocument>,
     private readonly locks: AspectWriteLocks,
+    private readonly directory: EntityDirectory,
+    private readonly byIds: IdLookup,
   ) {}
 
   /** Opens a store on `db` of `client`; the store owns the client and closes it. */
@@ -30,32 +34,24 @@ export class MongoAspectStore implements AspectStore {
     const rows = db.collection<AspectDocument>(ASPECT_COLLECTION);
     await ensureIndexes(rows);
     const locks = await AspectWriteLocks.open(db.collection<WriteLockDocument>(WRITE_LOCK_COLLECTION));
-    return new MongoAspectStore(client, rows, locks);
+    const byIds = await idLookupFor(db);
+    return new MongoAspectStore(client, rows, locks, await EntityDirectory.open(db, byIds), byIds);
   }
 
   async write(write: AspectWrite): Promise<WriteOutcome> {
-    return writeVersioned(this.rows, this.locks, write);
+    const outcome = await writeVersioned(this.rows, this.locks, write);
+    // A first write names the aspect; a redelivery names it again, in case its writer died before.
+    if (outcome.kind === 'created' || outcome.kind === 'replayed') await this.directory.add(write.urn, write.aspect);
+    return outcome;
   }
 
   async getLatest(urns: readonly string[], aspects?: readonly string[]): Promise<StoredAspect[]> {
     if (urns.length === 0 || aspects?.length === 0) return [];
-    if (aspects) {
-      // In the order asked for, as the embedded store answers: URN by URN, then aspect by aspect.
-      const ids = urns.flatMap((urn) => aspects.map((aspect) => rowId(urn, aspect, 0)));
-      const found = new Map((await this.findByIds(ids)).map((doc) => [doc._id, doc]));
-      return ids.flatMap((id) => found.get(id) ?? []).map(toStoredAspect);
-    }
-    const docs = await this.rows.find(latestOfUrns(urns)).sort(URN_ASPECT_ORDER).toArray();
-    return urns.flatMap((urn) => docs.filter((doc) => doc.urn === urn)).map(toStoredAspect);
-  }
-
-  /** One id as a lone `_id` filter: the only filter FerretDB answers without a collection scan. */
-  private async findByIds(ids: readonly string[]): Promise<AspectDocument[]> {
-    if (ids.length === 1) {
-      const doc = await this.rows.findOne({ _id: ids[0]! });
-      return doc ? [doc] : [];
-    }
-    return this.rows.find({ _id: { $in: [...ids] } }).toArray();
+    // URN by URN, then aspect by aspect: in the order asked for, or by name, as the embedded store answers.
+    const named = aspects ? undefined : await this.directory.aspectsOf(urns);
+    const ids = urns.flatMap((urn) => (aspects ?? named!.get(urn) ?? []).map((aspect) => rowId(urn, aspect, 0)));
+    const found = new Map((await this.byIds(this.rows, ids)).map((doc) => [doc._id, doc]));
+    return ids.flatMap((id) => found.get(id) ?? []).map(toStoredAspect);
   }
 
   async getVersion(urn: string, aspect: string, version: number): Promise<StoredAspect | undefined> {
@@ -67,22 +63,25 @@ export class MongoAspectStore implements AspectStore {
     return this.locks.withLocks(urn, [aspect], DELETE_HOLDER, async () => {
       const latest = await this.rows.findOne({ _id: rowId(urn, aspect, 0) });
       const { deletedCount } = await this.rows.deleteMany(byAspect(urn, aspect));
+      await this.directory.remove(urn, [aspect]);
       return { ...(latest ? { latest: toStoredAspect(latest) } : {}), rows: deletedCount };
     });
   }
 
   async deleteEntity(urn: string): Promise<{ latest: StoredAspect[]; rows: number }> {
+    // From the rows, not the directory: a row whose writer died before naming it goes too, with its change log.
     const aspects = await this.rows.distinct('aspect', { ...byUrn(urn), version: 0 });
     // Holding every aspect's lock, no change to them is half done when the rows go.
     return this.locks.withLocks(urn, aspects, DELETE_HOLDER, async () => {
       const latest = await this.rows.find({ ...byUrn(urn), version: 0 }).sort(URN_ASPECT_ORDER).toArray();
       const { deletedCount } = await this.rows.deleteMany(byUrn(urn));
+      await this.directory.remove(urn, aspects);
       return { latest: latest.map(toStoredAspect), rows: deletedCount };
     });
   }
 
   async exists(urn: string): Promise<boolean> {
-    return (await this.rows.findOne(byUrn(urn), { projection: { _id: 1 } })) !== null;
+    return (await this.getLatest([urn])).length > 0;
   }
 
   async scanLatest(scan: AspectScan): Promise<StoredAspect[]> {

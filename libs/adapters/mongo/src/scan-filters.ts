@@ -13,10 +13,6 @@ export function byAspect(urn: string, aspect: string): Filter<AspectDocument> {
   return { urn: text(urn, 'urn'), aspect: text(aspect, 'aspect') };
 }
 
-export function latestOfUrns(urns: readonly string[]): Filter<AspectDocument> {
-  return { urn: { $in: urns.map((urn) => text(urn, 'urn')) }, version: 0 };
-}
-
 export function latestMatching(scan: Omit<AspectScan, 'start' | 'limit'>): Filter<AspectDocument> {
   const clauses: Filter<AspectDocument>[] = [{ version: 0 }];
   if (scan.urn) clauses.push(byUrn(scan.urn));

@@ -1,0 +1,24 @@
+/**
+ * Reading many documents by `_id`. MongoDB answers `{_id: {$in: ids}}` from its index in one round
+ * trip; FerretDB 1.x pushes down only a filter that is a lone `_id` (anything else, `$in`
+ * included, scans the collection), so there each id is its own point read, all in flight at once.
+ */
+import type { Collection, Db, Document, Filter } from 'mongodb';
+
+export type IdLookup = <T extends Document & { _id: string }>(collection: Collection<T>, ids: readonly string[]) => Promise<T[]>;
+
+const oneQuery: IdLookup = async <T extends Document & { _id: string }>(collection: Collection<T>, ids: readonly string[]) => {
+  if (ids.length === 0) return [];
+  return (await collection.find({ _id: { $in: [...ids] } } as Filter<T>).toArray()) as T[];
+};
+
+const pointReads: IdLookup = async <T extends Document & { _id: string }>(collection: Collection<T>, ids: readonly string[]) => {
+  const found = await Promise.all(ids.map((_id) => collection.findOne({ _id } as Filter<T>)));
+  return found.filter((doc) => doc !== null) as T[];
+};
+
+/** The lookup that suits the server behind `db` (FerretDB names itself in buildInfo). */
+export async function idLookupFor(db: Db): Promise<IdLookup> {
+  const info = await db.admin().command({ buildInfo: 1 });
+  return 'ferretdb' in info ? pointReads : oneQuery;
+}
