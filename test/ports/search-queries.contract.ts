@@ -4,7 +4,7 @@
  * `describeSearchQueriesContract` with a factory that opens an empty index laid out for `mappings`.
  */
 import { defaultRegistry } from '@cairn/core';
-import type { SearchIndex, SearchMappings } from '@cairn/ports';
+import { MAX_RESULT_WINDOW, type SearchIndex, type SearchMappings } from '@cairn/ports';
 import { planAutocomplete, planBrowse, planSearch, planSelection, searchFieldsOf, searchSchemaOf } from '@cairn/search';
 
 export interface OpenedQueryIndex {
@@ -124,6 +124,12 @@ export function describeSearchQueriesContract(name: string, open: (mappings: Sea
       await index2.upsertFields('dataset', HIVE, { createdAt: 10000 });
       expect(await urns('*', { filter: eq('createdAt', '5000', { condition: 'GREATER_THAN' }) })).toEqual([HIVE]);
       expect(await urns('*', { filter: eq('createdAt', '2000', { condition: 'LESS_THAN_OR_EQUAL_TO' }) })).toEqual([USERS]);
+      expect(await urns('*', { filter: eq('createdAt', '10000', { condition: 'GREATER_THAN_OR_EQUAL_TO' }) })).toEqual([HIVE]);
+      expect((await urns('*', { filter: eq('createdAt', '2000', { condition: 'GREATER_THAN_OR_EQUAL_TO' }) })).sort()).toEqual([HIVE, USERS].sort());
+      expect(await urns('*', { filter: eq('createdAt', '10000', { condition: 'LESS_THAN' }) })).toEqual([USERS]);
+      expect(await urns('*', { filter: eq('createdAt', '2000', { condition: 'LESS_THAN' }) })).toEqual([]);
+      // A negated range keeps documents without the field, as a negated term does.
+      expect((await urns('*', { filter: eq('createdAt', '10000', { condition: 'LESS_THAN', negated: true }) })).sort()).toEqual([HIVE, KAFKA].sort());
       expect(await urns('*', { sort: { field: 'createdAt', order: 'DESCENDING' } })).toEqual([HIVE, USERS, KAFKA]);
     });
 
@@ -196,6 +202,65 @@ export function describeSearchQueriesContract(name: string, open: (mappings: Sea
       expect(await urns('tags:Legacy')).toEqual([]);
       expect(await urns('tags:Fresh')).toEqual([KAFKA]);
       await put(index, KAFKA, 'globalTags', { tags: [{ tag: 'urn:li:tag:Legacy' }] });
+    });
+  });
+
+  describe(`SearchIndex deep paging contract: ${name}`, () => {
+    // More hits than a ranked page may reach; written in one batch where the engine has batches.
+    const DEEP = MAX_RESULT_WINDOW + 50;
+    const tagUrn = (i: number) => `urn:li:tag:deep_${String(i).padStart(5, '0')}`;
+    const expected = Array.from({ length: DEEP }, (_, i) => tagUrn(i));
+    let opened: OpenedQueryIndex;
+    let index: SearchIndex;
+
+    beforeAll(async () => {
+      opened = await open(schema.mappings());
+      index = opened.index;
+      const tag = registry.entity('tag')!;
+      const batch = index.batch?.();
+      for (const urn of expected) {
+        await (batch ?? index).upsertFields('tag', urn, { urn, ...searchFieldsOf(tag.keyAspect, registry.keyFromUrn(registry.parseEntityUrn(urn).urn, tag)) });
+      }
+      await batch?.flush();
+    }, 120_000);
+    afterAll(async () => {
+      await opened.close();
+    });
+
+    const scrollAll = async (input: string, size: number) => {
+      const query = planSearch(schema, { entityTypes: ['tag'], input });
+      const seen: string[] = [];
+      let scrollId: string | undefined;
+      let pages = 0;
+      do {
+        const page = await index.scroll(query, { ...(scrollId ? { scrollId } : {}), keepAlive: '1m', size });
+        expect(page.total).toBe(DEEP);
+        expect(page.hits.length).toBeLessThanOrEqual(size);
+        seen.push(...page.hits.map((h) => h.urn));
+        scrollId = page.nextScrollId;
+        expect(++pages).toBeLessThanOrEqual(Math.ceil(DEEP / size));
+      } while (scrollId);
+      return seen;
+    };
+
+    it(`scrolls through more than ${MAX_RESULT_WINDOW} hits, each exactly once`, async () => {
+      const everything = await scrollAll('*', 1000);
+      expect(everything).toHaveLength(DEEP);
+      expect(everything).toEqual(expected);
+      const ranked = await scrollAll('deep', 4000);
+      expect(ranked).toHaveLength(DEEP);
+      expect(new Set(ranked).size).toBe(DEEP);
+      expect([...ranked].sort()).toEqual(expected);
+    }, 60_000);
+
+    it(`pages a ranked search up to from + size = ${MAX_RESULT_WINDOW} and refuses deeper pages`, async () => {
+      const query = planSearch(schema, { entityTypes: ['tag'], input: '*' });
+      const last = await index.search(query, { from: MAX_RESULT_WINDOW - 10, size: 10 });
+      expect(last.total).toBe(DEEP);
+      expect(last.hits.map((h) => h.urn)).toEqual(expected.slice(MAX_RESULT_WINDOW - 10, MAX_RESULT_WINDOW));
+      await expect(index.search(query, { from: MAX_RESULT_WINDOW - 5, size: 10 })).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/scroll/) });
+      await expect(index.search(query, { from: MAX_RESULT_WINDOW, size: 0 })).resolves.toMatchObject({ total: DEEP, hits: [] });
+      await expect(index.search(planSearch(schema, { entityTypes: ['tag'], input: 'deep' }), { from: 0, size: MAX_RESULT_WINDOW + 1 })).rejects.toMatchObject({ status: 400 });
     });
   });
 }

@@ -1,15 +1,17 @@
 /** SearchIndex on Elasticsearch: one document per entity in the entity type's index, keyed by URN. */
-import type {
-  AutocompleteQuery,
-  AutocompleteResult,
-  BrowseQuery,
-  BrowseResult,
-  DocumentSelection,
-  ScrollResult,
-  SearchFields,
-  SearchIndex,
-  SearchQuery,
-  SearchResult,
+import { badRequest } from '@cairn/core';
+import {
+  MAX_RESULT_WINDOW,
+  type AutocompleteQuery,
+  type AutocompleteResult,
+  type BrowseQuery,
+  type BrowseResult,
+  type DocumentSelection,
+  type ScrollResult,
+  type SearchFields,
+  type SearchIndex,
+  type SearchQuery,
+  type SearchResult,
 } from '@cairn/ports';
 import { entityDocumentId } from './document-ids';
 import type { ElasticConnection } from './elastic-connection';
@@ -60,7 +62,9 @@ export class ElasticSearchIndex implements SearchIndex {
     return body.count;
   }
 
-  search(query: SearchQuery, page: { from: number; size: number }): Promise<SearchResult> {
+  /** Refuses pages past MAX_RESULT_WINDOW with a 400, not the server's result-window failure. */
+  async search(query: SearchQuery, page: { from: number; size: number }): Promise<SearchResult> {
+    if (page.from + page.size > MAX_RESULT_WINDOW) throw badRequest(`from + size must be at most ${MAX_RESULT_WINDOW} (got ${page.from + page.size}); page deeper with a scroll`);
     return this.reader.search(query, page);
   }
 

@@ -1,17 +1,19 @@
 /** SearchIndex on SQLite: JSON documents with field values, exact terms and FTS5 words beside them. */
-import type {
-  AutocompleteQuery,
-  AutocompleteResult,
-  BrowseQuery,
-  BrowseResult,
-  DocumentSelection,
-  ScrollResult,
-  SearchFields,
-  SearchIndex,
-  SearchMappings,
-  SearchQuery,
-  SearchResult,
-  SearchWriteBatch,
+import { badRequest } from '@cairn/core';
+import {
+  MAX_RESULT_WINDOW,
+  type AutocompleteQuery,
+  type AutocompleteResult,
+  type BrowseQuery,
+  type BrowseResult,
+  type DocumentSelection,
+  type ScrollResult,
+  type SearchFields,
+  type SearchIndex,
+  type SearchMappings,
+  type SearchQuery,
+  type SearchResult,
+  type SearchWriteBatch,
 } from '@cairn/ports';
 import type { EmbeddedDb } from './database';
 import { scalarValues } from './search/analysis';
@@ -105,7 +107,9 @@ export class SqliteSearchIndex implements SearchIndex {
     return (entityType ? this.stmts.countType.get(entityType) : this.stmts.count.get()) as number;
   }
 
+  /** Refuses pages past MAX_RESULT_WINDOW, as Elasticsearch does: deeper pages are scrolled to. */
   async search(query: SearchQuery, page: { from: number; size: number }): Promise<SearchResult> {
+    if (page.from + page.size > MAX_RESULT_WINDOW) throw badRequest(`from + size must be at most ${MAX_RESULT_WINDOW} (got ${page.from + page.size}); page deeper with a scroll`);
     return this.reader.search(query, page.from, page.size);
   }
 
