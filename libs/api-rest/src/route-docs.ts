@@ -1,6 +1,9 @@
 /**
- * One row per REST route: what `/restli/docs` shows. A contract test checks it against the routes
- * the server answers (every action of every resource), so a new route without a row fails.
+ * One row per HTTP route: what `/restli/docs` shows. Besides the REST routes (also served under
+ * `/api/gms` and `/gms`), the rows name the other routes the services mount: the session routes and
+ * `/metrics` (libs/composition), GraphQL and its explorer (libs/api-graphql) and gms's schema
+ * registry. A contract test checks the table against the routes the server answers (every action of
+ * every resource, every mounted route family), so a new route without a row fails.
  */
 
 export interface ParamDoc {
@@ -22,9 +25,15 @@ export interface RouteDoc {
   readonly params: readonly ParamDoc[];
   readonly returns: string;
   readonly example: { readonly request: string; readonly body?: unknown; readonly response?: unknown };
+  /** Routes not every service mounts: `gms` (the distributed API service only), `auth` (only with authentication on). */
+  readonly onlyWhen?: 'gms' | 'auth';
 }
 
 const DATASET = 'urn:li:dataset:(urn:li:dataPlatform:hive,SampleHiveDataset,PROD)';
+const NOT_PREFIXED = 'Not served under /api/gms or /gms.';
+const GMS_ONLY = `Served by gms (the distributed deployment) only; ${NOT_PREFIXED}`;
+const REGISTRY_ERRORS = ' Errors are Confluent\'s {error_code, message}.';
+const MCP_SUBJECT = 'MetadataChangeProposal_v1-value';
 const DATASET_ENC = encodeURIComponent(DATASET);
 const p = (name: string, type: string, required: boolean, description: string, dflt?: string): ParamDoc => ({
   name,
@@ -569,5 +578,130 @@ export const REST_ROUTES: readonly RouteDoc[] = [
     params: [],
     returns: '[{resource, method, path, action?, summary, params, returns, example}]',
     example: { request: 'GET /restli/docs/routes.json' },
+  },  {
+    resource: 'metrics',
+    method: 'GET',
+    path: '/metrics',
+    summary: `Prometheus metrics of this service: request latencies, proposals applied, change logs projected, consumer lag. ${NOT_PREFIXED}`,
+    params: [],
+    returns: 'text/plain; version=0.0.4 (Prometheus exposition format)',
+    example: { request: 'GET /metrics' },
+  },
+  {
+    resource: 'session',
+    method: 'POST',
+    path: '/logIn',
+    summary: `Checks a native user's password and sets an HttpOnly session cookie (SameSite=Lax) that the GraphQL endpoints and the explorer accept, plus the readable actor cookie. 401 for bad credentials, 429 after too many failures. Mounted with authentication on; ${NOT_PREFIXED}`,
+    params: [p('username', 'string', true, 'the native user'), p('password', 'string', true, 'its password')],
+    returns: '{actor: <user urn>} with Set-Cookie',
+    example: { request: 'POST /logIn', body: { username: 'jdoe', password: '<password>' }, response: { actor: 'urn:li:corpuser:jdoe' } },
+    onlyWhen: 'auth',
+  },
+  {
+    resource: 'session',
+    method: 'POST',
+    path: '/logOut',
+    summary: `Clears the session and actor cookies. Mounted with authentication on; ${NOT_PREFIXED}`,
+    params: [],
+    returns: '{} with Set-Cookie',
+    example: { request: 'POST /logOut', response: {} },
+    onlyWhen: 'auth',
+  },
+  {
+    resource: 'graphql',
+    method: 'POST',
+    path: '/api/graphql',
+    summary: `The GraphQL API (a compatible subset of the reference's schema). Errors are in the GraphQL shape with extensions.code; other methods get 405. ${NOT_PREFIXED}`,
+    params: [p('query', 'string', true, 'the GraphQL document'), p('variables', 'object', false, 'its variables'), p('operationName', 'string', false, 'the operation to run')],
+    returns: '{data, extensions} or {data, errors, extensions}',
+    example: { request: 'POST /api/graphql', body: { query: 'query($urn: String!) { dataset(urn: $urn) { urn name } }', variables: { urn: DATASET } }, response: { data: { dataset: { urn: DATASET, name: 'SampleHiveDataset' } }, extensions: {} } },
+  },
+  {
+    resource: 'graphql',
+    method: 'POST',
+    path: '/api/v2/graphql',
+    summary: `The same GraphQL API, at the reference's second path. ${NOT_PREFIXED}`,
+    params: [p('query', 'string', true, 'the GraphQL document'), p('variables', 'object', false, 'its variables'), p('operationName', 'string', false, 'the operation to run')],
+    returns: 'as POST /api/graphql',
+    example: { request: 'POST /api/v2/graphql', body: { query: '{ me { corpUser { urn } } }' } },
+  },
+  {
+    resource: 'graphql',
+    method: 'GET',
+    path: '/api/graphiql',
+    summary: `The GraphiQL explorer over /api/graphql, served from the app's own packages (works offline); it loads the schema by introspection (GRAPHQL_INTROSPECTION). ${NOT_PREFIXED}`,
+    params: [],
+    returns: 'HTML (a redirect to /api/graphiql/ first)',
+    example: { request: 'GET /api/graphiql' },
+  },
+  {
+    resource: 'schema-registry',
+    method: 'GET',
+    path: '/schema-registry/api/subjects',
+    summary: `The subjects of the Confluent schema registry subset that Avro producers use to write straight to Kafka. ${GMS_ONLY}`,
+    params: [],
+    returns: '[<subject>, ...]',
+    example: { request: 'GET /schema-registry/api/subjects', response: [MCP_SUBJECT] },
+    onlyWhen: 'gms',
+  },
+  {
+    resource: 'schema-registry',
+    method: 'GET',
+    path: '/schema-registry/api/subjects/{subject}/versions',
+    summary: `The versions of a subject; 404 (40401) for an unknown subject. ${GMS_ONLY}${REGISTRY_ERRORS}`,
+    params: [p('subject', 'path', true, 'the subject, e.g. <topic>-value')],
+    returns: '[1, 2, ...]',
+    example: { request: `GET /schema-registry/api/subjects/${MCP_SUBJECT}/versions`, response: [1] },
+    onlyWhen: 'gms',
+  },
+  {
+    resource: 'schema-registry',
+    method: 'GET',
+    path: '/schema-registry/api/subjects/{subject}/versions/{version}',
+    summary: `One version of a subject (a number or latest); 404 (40401, 40402) when missing. ${GMS_ONLY}${REGISTRY_ERRORS}`,
+    params: [p('subject', 'path', true, 'the subject'), p('version', 'path', true, 'a version number or latest')],
+    returns: '{subject, version, id, schema}',
+    example: { request: `GET /schema-registry/api/subjects/${MCP_SUBJECT}/versions/latest` },
+    onlyWhen: 'gms',
+  },
+  {
+    resource: 'schema-registry',
+    method: 'POST',
+    path: '/schema-registry/api/subjects/{subject}/versions',
+    summary: `Registers a schema under a subject (the same schema keeps its id); 422 (42201) for a missing or invalid schema. Needs MANAGE_INGESTION. ${GMS_ONLY}${REGISTRY_ERRORS}`,
+    params: [p('subject', 'path', true, 'the subject'), p('schema', 'string', true, 'the Avro schema as JSON text')],
+    returns: '{id}',
+    example: { request: 'POST /schema-registry/api/subjects/my-topic-value/versions', body: { schema: '{"type":"string"}' }, response: { id: 1 } },
+    onlyWhen: 'gms',
+  },
+  {
+    resource: 'schema-registry',
+    method: 'POST',
+    path: '/schema-registry/api/subjects/{subject}',
+    summary: `Whether a schema is registered under a subject; 404 (40401, 40403) otherwise. ${GMS_ONLY}${REGISTRY_ERRORS}`,
+    params: [p('subject', 'path', true, 'the subject'), p('schema', 'string', true, 'the Avro schema as JSON text')],
+    returns: '{subject, version, id, schema}',
+    example: { request: 'POST /schema-registry/api/subjects/my-topic-value', body: { schema: '{"type":"string"}' } },
+    onlyWhen: 'gms',
+  },
+  {
+    resource: 'schema-registry',
+    method: 'GET',
+    path: '/schema-registry/api/schemas/ids/{id}',
+    summary: `A schema by its id, as consumers of the Confluent wire format look it up; 404 (40403) when unknown. ${GMS_ONLY}${REGISTRY_ERRORS}`,
+    params: [p('id', 'path', true, 'the schema id')],
+    returns: '{schema}',
+    example: { request: 'GET /schema-registry/api/schemas/ids/1' },
+    onlyWhen: 'gms',
+  },
+  {
+    resource: 'schema-registry',
+    method: 'GET',
+    path: '/schema-registry/api/config',
+    summary: `The registry's compatibility level (NONE). ${GMS_ONLY}`,
+    params: [],
+    returns: '{compatibilityLevel: "NONE"}',
+    example: { request: 'GET /schema-registry/api/config', response: { compatibilityLevel: 'NONE' } },
+    onlyWhen: 'gms',
   },
 ];

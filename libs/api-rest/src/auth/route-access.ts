@@ -85,6 +85,20 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   action('/usageStats', 'query', view(body('resource'))),
   action('/usageStats', 'queryRange', view(body('resource'))),
 
+  // Routes outside the REST routers, answered before this table applies (so these rules only say, on
+  // /restli/docs, who may call them): the session routes precede authentication; /metrics, GraphQL and
+  // the schema registry follow it (the registry's writes need MANAGE_INGESTION, see writesNeed).
+  { method: 'POST', path: '/logIn', access: { kind: 'public' } },
+  { method: 'POST', path: '/logOut', access: { kind: 'public' } },
+  { method: 'GET', path: '/metrics', access: { kind: 'authenticated' } },
+  { method: 'POST', path: '/api/graphql', access: { kind: 'authenticated' } },
+  { method: 'POST', path: '/api/v2/graphql', access: { kind: 'authenticated' } },
+  { method: 'GET', path: '/api/graphiql', access: { kind: 'authenticated' } },
+  ...['/subjects', '/subjects/{subject}/versions', '/subjects/{subject}/versions/{version}', '/schemas/ids/{id}', '/config'].map(
+    (path): RouteRule => ({ method: 'GET', path: `/schema-registry/api${path}`, access: { kind: 'authenticated' } }),
+  ),
+  ...['/subjects/{subject}/versions', '/subjects/{subject}'].map((path): RouteRule => ({ method: 'POST', path: `/schema-registry/api${path}`, access: platform('MANAGE_INGESTION') })),
+
   action('/runs', 'rollback', platform('MANAGE_INGESTION')),
   action('/runs', 'list', platform('MANAGE_INGESTION')),
   action('/runs', 'describe', platform('MANAGE_INGESTION')),
