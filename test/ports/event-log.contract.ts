@@ -185,6 +185,17 @@ export function describeEventLogContract<T = { label: string }>(name: string, op
       expect(await log.lag(newGroup())).toBe(3);
     });
 
+    it('reports progress: the lag, and a committed count that grows by what the group commits', async () => {
+      const grp = newGroup();
+      const before = await log.progress(grp);
+      expect(before.lag).toBe(0);
+      await log.append(records(['a', 'b', 'c']));
+      expect(await log.progress(grp)).toEqual({ lag: 3, committed: before.committed });
+      consumers.push(log.consume(grp, async () => undefined));
+      await waitFor(async () => (await log.lag(grp)) === 0, timeoutMs, 'commit');
+      expect(await log.progress(grp)).toEqual({ lag: 0, committed: before.committed + 3 });
+    });
+
     it('redelivers the same batch after a handler throws, then moves on', async () => {
       const warn = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
       try {

@@ -9,7 +9,7 @@ import { httpMetricsMiddleware, metricsHandler, type Metrics } from '@cairn/obse
 import { Backpressure, DEFAULT_BACKPRESSURE, IndexRestorer, IngestService, type ProposalAuthorizer, type WriteNotifier } from '@cairn/pipeline';
 import type { Env } from './distributed-ports';
 import { PERSISTER_GROUP, SEARCH_GROUP, TIMESERIES_GROUP, type CatalogPorts } from './ports';
-import { probeHealth, slowestLag } from './roles';
+import { consumerProgress, probeHealth } from './roles';
 import { closeServer, listen } from './http';
 import { setUpAuth } from './auth-setup';
 import { intFromEnv } from './service';
@@ -24,6 +24,7 @@ export interface ApiConfig {
   readonly syncWriteTimeoutMs: number;
   readonly exposeStackTraces: boolean;
   readonly maxIndexLag: number;
+  readonly maxBacklogSeconds: number;
   readonly maxPendingWrites: number;
   readonly auth: AuthSettings;
 }
@@ -38,6 +39,7 @@ export function apiConfigFromEnv(env: Env, defaults: { authEnabled: boolean } = 
     syncWriteTimeoutMs: intFromEnv(env, 'SYNC_WRITE_TIMEOUT_MS', 30_000),
     exposeStackTraces: env.EXPOSE_STACK_TRACES === 'true',
     maxIndexLag: intFromEnv(env, 'MAX_INDEX_LAG', DEFAULT_BACKPRESSURE.maxLag),
+    maxBacklogSeconds: intFromEnv(env, 'MAX_BACKLOG_SECONDS', DEFAULT_BACKPRESSURE.maxBacklogSeconds),
     maxPendingWrites: intFromEnv(env, 'MAX_PENDING_WRITES', DEFAULT_BACKPRESSURE.maxPendingWrites),
     auth: authSettingsFromEnv(env, { enabled: defaults.authEnabled }),
   };
@@ -71,8 +73,14 @@ export async function startApi(
     metrics.trackLag(group, () => log.lag(group));
   }
   const backpressure = new Backpressure(
-    { ...DEFAULT_BACKPRESSURE, maxLag: config.maxIndexLag, maxPendingWrites: config.maxPendingWrites, sampleMs: server.lagSampleMs ?? DEFAULT_BACKPRESSURE.sampleMs },
-    () => slowestLag(ports),
+    {
+      ...DEFAULT_BACKPRESSURE,
+      maxLag: config.maxIndexLag,
+      maxBacklogSeconds: config.maxBacklogSeconds,
+      maxPendingWrites: config.maxPendingWrites,
+      sampleMs: server.lagSampleMs ?? DEFAULT_BACKPRESSURE.sampleMs,
+    },
+    () => consumerProgress(ports),
     () => notifier.pending,
   );
   // Every write of an authenticated actor passes the authorizer, whichever endpoint it came through.

@@ -4,7 +4,7 @@
  */
 import type { Registry } from '@cairn/core';
 import type { Metrics } from '@cairn/observability';
-import type { Consumer } from '@cairn/ports';
+import type { Consumer, ConsumerProgress } from '@cairn/ports';
 import { Persister, SearchProjector, TimeseriesProjector, type ProposalSettler } from '@cairn/pipeline';
 import { PERSISTER_GROUP, SEARCH_GROUP, TIMESERIES_GROUP, type CatalogPorts } from './ports';
 
@@ -59,13 +59,14 @@ export function startTimeseriesIndexer(ports: CatalogPorts, registry: Registry, 
 }
 
 /** How far the slowest consumer is behind: what backpressure bounds. */
-export async function slowestLag(ports: CatalogPorts): Promise<number> {
-  const lags = await Promise.all([
-    ports.logs.proposals.lag(PERSISTER_GROUP),
-    ports.logs.versionedChangeLog.lag(SEARCH_GROUP),
-    ports.logs.timeseriesChangeLog.lag(TIMESERIES_GROUP),
+/** Every consumer group's progress, for backpressure. */
+export async function consumerProgress(ports: CatalogPorts): Promise<Record<string, ConsumerProgress>> {
+  const [persister, search, timeseries] = await Promise.all([
+    ports.logs.proposals.progress(PERSISTER_GROUP),
+    ports.logs.versionedChangeLog.progress(SEARCH_GROUP),
+    ports.logs.timeseriesChangeLog.progress(TIMESERIES_GROUP),
   ]);
-  return Math.max(...lags);
+  return { [PERSISTER_GROUP]: persister, [SEARCH_GROUP]: search, [TIMESERIES_GROUP]: timeseries };
 }
 
 /** Runs every probe with a deadline; a backend that does not answer is unhealthy. */

@@ -1,27 +1,60 @@
 import { Backpressure, TooManyRequests } from './backpressure';
 
-const limits = { maxLag: 10, maxPendingWrites: 5, retryAfterSeconds: 2, sampleMs: 0 };
+const limits = { maxLag: 10, maxBacklogSeconds: 5, maxPendingWrites: 5, retryAfterSeconds: 2, sampleMs: 0 };
+const lagOf = (lag: number) => async () => ({ persister: { lag, committed: 0 } });
 
 describe('Backpressure', () => {
   it('admits writes while lag and pending writes are within bounds', async () => {
-    await expect(new Backpressure(limits, async () => 10, () => 4).admit()).resolves.toBeUndefined();
+    await expect(new Backpressure(limits, lagOf(10), () => 4).admit()).resolves.toBeUndefined();
   });
 
   it('refuses with 429 and a retry hint when consumers lag past the bound', async () => {
-    const err = await new Backpressure(limits, async () => 11, () => 0).admit().catch((e) => e);
+    const err = await new Backpressure(limits, lagOf(11), () => 0).admit().catch((e) => e);
     expect(err).toBeInstanceOf(TooManyRequests);
     expect(err.status).toBe(429);
     expect(err.retryAfterSeconds).toBe(2);
-    expect(err.message).toMatch(/11 records behind/);
+    expect(err.message).toMatch(/persister consumers are 11 records behind/);
   });
 
   it('refuses when too many synchronous writes are waiting', async () => {
-    await expect(new Backpressure(limits, async () => 0, () => 5).admit()).rejects.toMatchObject({ status: 429 });
+    await expect(new Backpressure(limits, lagOf(0), () => 5).admit()).rejects.toMatchObject({ status: 429 });
   });
 
-  it('samples the lag at most once per interval', async () => {
+  it('refuses a backlog that is more seconds of work than the bound at the rate the consumer drains', async () => {
+    jest.useFakeTimers({ now: 1000 });
+    try {
+      // A slow consumer: 20 records/s, 500 behind = 25 s of work, under the record bound.
+      let committed = 0;
+      const bp = new Backpressure({ ...limits, maxLag: 10_000 }, async () => ({ persister: { lag: 500, committed } }), () => 0);
+      await expect(bp.admit()).resolves.toBeUndefined(); // one sample measures no rate yet
+      jest.setSystemTime(2000);
+      committed += 20;
+      const err = await bp.admit().catch((e) => e);
+      expect(err).toBeInstanceOf(TooManyRequests);
+      expect(err.message).toMatch(/500 records behind, 25 s of work at 20 records\/s \(limit 5 s\)/);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('admits the same lag when the consumer drains it within the bound', async () => {
+    jest.useFakeTimers({ now: 1000 });
+    try {
+      let committed = 0;
+      const bp = new Backpressure({ ...limits, maxLag: 10_000 }, async () => ({ persister: { lag: 500, committed } }), () => 0);
+      for (let s = 1; s <= 4; s++) {
+        jest.setSystemTime(s * 1000);
+        await expect(bp.admit()).resolves.toBeUndefined();
+        committed += 1000;
+      }
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('samples the progress at most once per interval', async () => {
     let reads = 0;
-    const bp = new Backpressure({ ...limits, sampleMs: 60_000 }, async () => ++reads, () => 0);
+    const bp = new Backpressure({ ...limits, sampleMs: 60_000 }, async () => ({ persister: { lag: ++reads, committed: 0 } }), () => 0);
     await Promise.all([bp.admit(), bp.admit(), bp.admit()]);
     await bp.admit();
     expect(reads).toBe(1);

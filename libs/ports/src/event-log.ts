@@ -47,4 +47,11 @@ export interface EventLog<T> {
   consume(group: string, handler: (batch: LogRecord<T>[]) => Promise<void>, options?: ConsumeOptions): Consumer;
   /** Records appended but not yet committed by the group. */
   lag(group: string): Promise<number>;
+  /** The group's lag, and how many records it has committed in all (a count that only grows), for the rate it consumes at. */
+  progress(group: string): Promise<ConsumerProgress>;
+}
+
+export interface ConsumerProgress {
+  readonly lag: number;
+  readonly committed: number;
 }

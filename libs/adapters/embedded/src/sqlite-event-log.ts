@@ -1,6 +1,6 @@
 /** EventLog on SQLite: one table of records per topic, committed offsets per consumer group. */
 import { EventEmitter } from 'node:events';
-import type { Consumer, ConsumeOptions, EventLog, LogRecord, NewRecord } from '@cairn/ports';
+import type { Consumer, ConsumeOptions, ConsumerProgress, EventLog, LogRecord, NewRecord } from '@cairn/ports';
 import type { EmbeddedDb } from './database';
 
 const POLL_MS = 1000;
@@ -158,6 +158,11 @@ export class SqliteEventLog<T> implements EventLog<T> {
   }
 
   async lag(group: string): Promise<number> {
-    return this.nextSeq - 1 - this.committedSeq(group);
+    return (await this.progress(group)).lag;
+  }
+
+  async progress(group: string): Promise<ConsumerProgress> {
+    const committed = this.committedSeq(group);
+    return { lag: this.nextSeq - 1 - committed, committed };
   }
 }

@@ -1,5 +1,5 @@
 /** EventLog on one Kafka topic: keyed messages, values through a codec, records identified by `<partition>:<offset>`. */
-import type { ConsumeOptions, EventLog, NewRecord } from '@cairn/ports';
+import type { ConsumeOptions, ConsumerProgress, EventLog, NewRecord } from '@cairn/ports';
 import { Partitioners, type Message, type PartitionMetadata } from 'kafkajs';
 import { KafkaGroupConsumer, type BatchHandler } from './group-consumer';
 import type { KafkaConnection } from './kafka-connection';
@@ -127,15 +127,24 @@ export class KafkaEventLog<T> implements EventLog<T> {
     return `${this.topic}.${group}`;
   }
 
-  /** Sum over partitions of the end offset minus the group's committed offset (the log start where it has none). */
   async lag(group: string): Promise<number> {
+    return (await this.progress(group)).lag;
+  }
+
+  /** Over partitions: the end offset minus the group's committed offset (the log start where it has none), and the committed offsets. */
+  async progress(group: string): Promise<ConsumerProgress> {
     await this.partitions();
     const admin = await this.connection.admin();
     const [ends, [committed]] = await Promise.all([admin.fetchTopicOffsets(this.topic), admin.fetchOffsets({ groupId: this.groupId(group), topics: [this.topic] })]);
     const committedOf = new Map((committed?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
-    return ends.reduce((sum, { partition, high, low }) => {
-      const position = committedOf.get(partition) ?? -1;
-      return sum + Number(high) - (position >= 0 ? position : Number(low));
-    }, 0);
+    return ends.reduce(
+      (sum, { partition, high, low }) => {
+        const at = committedOf.get(partition) ?? -1;
+        const position = at >= 0 ? at : Number(low);
+        return { lag: sum.lag + Number(high) - position, committed: sum.committed + position };
+      },
+      { lag: 0, committed: 0 },
+    );
   }
+
 }

@@ -1,0 +1,33 @@
+import { DrainRate } from './drain-rate';
+
+describe('DrainRate', () => {
+  it('measures records committed per second over the intervals that had lag', () => {
+    const rate = new DrainRate();
+    rate.record(0, { lag: 0, committed: 0 });
+    rate.record(5_000, { lag: 400, committed: 0 }); // idle until the burst: says nothing
+    rate.record(6_000, { lag: 300, committed: 100 });
+    rate.record(7_000, { lag: 200, committed: 200 });
+    expect(rate.perSecond()).toBeCloseTo(100, 5); // not 200 records over 7 s
+  });
+
+  it('gives no rate before a second of work', () => {
+    const rate = new DrainRate();
+    rate.record(0, { lag: 10, committed: 0 });
+    rate.record(500, { lag: 5, committed: 5 });
+    expect(rate.perSecond()).toBeUndefined();
+  });
+
+  it('gives zero for a consumer that has work and makes no progress', () => {
+    const rate = new DrainRate();
+    for (let t = 0; t <= 3_000; t += 500) rate.record(t, { lag: 50, committed: 7 });
+    expect(rate.perSecond()).toBe(0);
+  });
+
+  it('forgets what happened before its window', () => {
+    const rate = new DrainRate(2_000);
+    rate.record(0, { lag: 100, committed: 0 });
+    rate.record(1_000, { lag: 100, committed: 1_000 });
+    for (let t = 2_000; t <= 6_000; t += 1_000) rate.record(t, { lag: 100, committed: 1_000 + (t - 1_000) / 100 });
+    expect(rate.perSecond()).toBeCloseTo(10, 5);
+  });
+});

@@ -1,0 +1,39 @@
+/**
+ * The rate a consumer group works through its backlog, from samples of its progress: records
+ * committed per second over the recent intervals in which it had work. Intervals without lag say
+ * nothing about how fast it can go, so they do not dilute the rate.
+ */
+import type { ConsumerProgress } from '@cairn/ports';
+
+interface Sample extends ConsumerProgress {
+  readonly at: number;
+}
+
+/** Less busy time than this gives no rate: a consumer that just got work is not yet measured. */
+const MIN_BUSY_MS = 1000;
+
+export class DrainRate {
+  private samples: Sample[] = [];
+
+  constructor(private readonly windowMs = 10_000) {}
+
+  record(at: number, progress: ConsumerProgress): void {
+    this.samples.push({ at, ...progress });
+    // Keep the newest sample older than the window, as the start of the first interval in it.
+    const firstInWindow = this.samples.findIndex((s) => s.at >= at - this.windowMs);
+    if (firstInWindow > 1) this.samples = this.samples.slice(firstInWindow - 1);
+  }
+
+  /** Records committed per second while there was lag, or undefined when it had work for too short a time. */
+  perSecond(): number | undefined {
+    let busyMs = 0;
+    let drained = 0;
+    for (let i = 1; i < this.samples.length; i++) {
+      const [from, to] = [this.samples[i - 1]!, this.samples[i]!];
+      if (from.lag === 0) continue;
+      busyMs += to.at - from.at;
+      drained += Math.max(0, to.committed - from.committed);
+    }
+    return busyMs < MIN_BUSY_MS ? undefined : (drained * 1000) / busyMs;
+  }
+}
