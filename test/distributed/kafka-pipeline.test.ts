@@ -26,8 +26,10 @@ const ENV = {
   METADATA_SERVICE_AUTH_ENABLED: 'false',
 };
 const TOPIC = `${RUN}_MetadataChangeProposal_v1`;
-const OWNER = 'urn:li:corpuser:kafka_owner';
+const OWNER = `urn:li:corpuser:${RUN}_owner`;
 const COUNT = 1000;
+const WRITES = 2;
+const DATASETS = COUNT / WRITES;
 
 const urnOf = (i: number) => `urn:li:dataset:(urn:li:dataPlatform:kafka,${RUN}.t${i},PROD)`;
 
@@ -58,7 +60,7 @@ suite('the distributed pipeline on Kafka, MongoDB and Elasticsearch', () => {
 
   const get = async (path: string) => (await fetch(`${gms.baseUrl}${path}`)).json() as Promise<any>;
 
-  it('applies 1,000 proposals produced straight to Kafka, across a kill -9 of each consumer, without duplicate versions', async () => {
+  it('applies 1,000 proposals produced straight to Kafka, across a kill -9 of each consumer mid-stream, without duplicate versions', async () => {
     // A plain Avro producer: registers the reference's MCP schema with gms's registry, frames its own bytes.
     const avsc = readFileSync(join(REPO_ROOT, 'schemas/avro/MetadataChangeProposal.avsc'), 'utf8');
     const reg = await fetch(`${gms.baseUrl}/schema-registry/api/subjects/${TOPIC}-value/versions`, {
@@ -69,59 +71,81 @@ suite('the distributed pipeline on Kafka, MongoDB and Elasticsearch', () => {
     const { id } = (await reg.json()) as { id: number };
     expect(id).toEqual(expect.any(Number));
     const type = Type.forSchema(JSON.parse(avsc));
-    const message = (i: number) => ({
-      key: urnOf(i),
-      value: frame(
-        id,
-        type.toBuffer({
-          auditHeader: null,
-          entityType: 'dataset',
-          entityUrn: urnOf(i),
-          entityKeyAspect: null,
-          changeType: 'UPSERT',
-          aspectName: 'ownership',
-          aspect: { value: Buffer.from(JSON.stringify({ owners: [{ owner: OWNER, type: 'DATAOWNER' }], lastModified: { time: i, actor: OWNER } })), contentType: 'application/json' },
-          systemMetadata: null,
-        }),
-      ),
-    });
+    // Each dataset's ownership is written WRITES times in a row, so a batch redelivered after a
+    // crash holds proposals that later ones superseded: none of them may add a version.
+    const message = (n: number) => {
+      const i = Math.floor(n / WRITES);
+      return {
+        key: urnOf(i),
+        value: frame(
+          id,
+          type.toBuffer({
+            auditHeader: null,
+            entityType: 'dataset',
+            entityUrn: urnOf(i),
+            entityKeyAspect: null,
+            changeType: 'UPSERT',
+            aspectName: 'ownership',
+            aspect: { value: Buffer.from(JSON.stringify({ owners: [{ owner: OWNER, type: 'DATAOWNER' }], lastModified: { time: n, actor: OWNER } })), contentType: 'application/json' },
+            systemMetadata: null,
+          }),
+        ),
+      };
+    };
     const send = (from: number, to: number) => producer.send({ topic: TOPIC, messages: Array.from({ length: to - from }, (_, k) => message(from + k)) });
+    const post = async (path: string, body: unknown) =>
+      (await fetch(`${gms.baseUrl}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).json() as Promise<any>;
+    const persisted = async () => (await post('/aspects?action=getCount', { aspect: 'ownership', urnLike: `%${RUN}.t%` })).value as number;
+    const owned = async () => (await get(`/relationships?urn=${encodeURIComponent(OWNER)}&direction=INCOMING&types=OwnedBy&count=0`)).total as number;
+    /** Polls until `done` holds, and returns the last value read. */
+    const until = async (read: () => Promise<number>, done: (n: number) => boolean, timeoutMs: number) => {
+      const deadline = Date.now() + timeoutMs;
+      let n = await read();
+      while (!done(n) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+        n = await read();
+      }
+      return n;
+    };
 
-    await send(0, 400);
+    await send(0, COUNT);
+    // mce-consumer dies with part of the stream applied and the rest waiting.
+    const atFirstKill = await until(persisted, (n) => n > 0, 120_000);
     await killHard(running.get('mce-consumer')!);
-    await send(400, 700);
+    expect(atFirstKill).toBeGreaterThan(0);
+    expect(atFirstKill).toBeLessThan(DATASETS);
     await start('mce-consumer');
+    // mae-consumer dies while the indexes are catching up.
+    const atSecondKill = await until(owned, (n) => n > 0, 120_000);
     await killHard(running.get('mae-consumer')!);
-    await send(700, COUNT);
+    expect(atSecondKill).toBeGreaterThan(0);
+    expect(atSecondKill).toBeLessThan(DATASETS);
     await start('mae-consumer');
 
     // FerretDB's SQLite handler is the slow part (no secondary indexes): give a loaded machine time.
-    const deadline = Date.now() + 300_000;
-    let applied = 0;
-    while (Date.now() < deadline) {
-      const counted = await fetch(`${gms.baseUrl}/aspects?action=getCount`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ aspect: 'ownership', urnLike: `%${RUN}.t%` }) });
-      applied = ((await counted.json()) as { value: number }).value;
-      if (applied >= COUNT) break;
-      await new Promise((r) => setTimeout(r, 500));
-    }
-    expect(applied).toBe(COUNT);
-    for (const i of [0, 399, 400, 699, 700, COUNT - 1]) {
-      const latest = await get(`/aspects/${encodeURIComponent(urnOf(i))}?aspect=ownership&version=0`);
-      expect(latest.aspect['com.linkedin.common.Ownership'].lastModified.time).toBe(i);
-      // One proposal per aspect: any redelivery must not have made a second version.
-      expect((await fetch(`${gms.baseUrl}/aspects/${encodeURIComponent(urnOf(i))}?aspect=ownership&version=1`)).status).toBe(404);
+    expect(await until(persisted, (n) => n >= DATASETS, 300_000)).toBe(DATASETS);
+    const lastWrite = (i: number) => i * WRITES + WRITES - 1;
+    for (let i = 0; i < DATASETS; i++) {
+      const versionOf = async (v: number) => {
+        const res = await fetch(`${gms.baseUrl}/aspects/${encodeURIComponent(urnOf(i))}?aspect=ownership&version=${v}`);
+        return res.status === 404 ? undefined : (((await res.json()) as any).aspect['com.linkedin.common.Ownership'].lastModified.time as number);
+      };
+      await until(async () => (await versionOf(0)) ?? -1, (t) => t === lastWrite(i), 120_000);
+      // Version 0 is the last write, versions 1.. the earlier ones in order, and nothing more.
+      const history = [];
+      for (let v = 0; v <= WRITES; v++) history.push(await versionOf(v));
+      expect({ i, history }).toEqual({ i, history: [lastWrite(i), ...Array.from({ length: WRITES - 1 }, (_, k) => i * WRITES + k), undefined] });
     }
 
-    // The graph index caught up across the mae-consumer crash: every dataset has its OwnedBy edge.
-    const indexDeadline = Date.now() + 120_000;
-    let total = 0;
-    while (Date.now() < indexDeadline) {
-      total = (await get(`/relationships?urn=${encodeURIComponent(OWNER)}&direction=INCOMING&types=OwnedBy&count=0`)).total;
-      if (total >= COUNT) break;
-      await new Promise((r) => setTimeout(r, 500));
-    }
-    expect(total).toBe(COUNT);
-  }, 600_000);
+    // The indexes caught up across the mae-consumer crash: every dataset has its OwnedBy edge and is found by its owner.
+    expect(await until(owned, (n) => n >= DATASETS, 120_000)).toBe(DATASETS);
+    const found = await until(
+      async () => (await post('/entities?action=search', { entity: 'dataset', input: '*', filter: { or: [{ and: [{ field: 'owners', value: OWNER }] }] }, start: 0, count: 0 })).value.numEntities,
+      (n) => n >= DATASETS,
+      120_000,
+    );
+    expect(found).toBe(DATASETS);
+  }, 900_000);
 
   it('sends a malformed message to the failed-proposal topic and still applies the next one', async () => {
     const good = `urn:li:tag:${RUN}_after_poison`;
