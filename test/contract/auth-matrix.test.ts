@@ -182,3 +182,117 @@ describe('refusals', () => {
     expect((await call(t, 'POST', '/aspects?action=ingestProposal', escalate, headers.admin)).status).toBe(200);
   });
 });
+
+/**
+ * corpUserCredentials (a native user's salt and password hash) is a secret aspect: every read
+ * leaves it out, as if absent, unless the caller holds MANAGE_USER_CREDENTIALS (admins, the root
+ * user) or is the system client. VIEW_ENTITY_PAGE, which every user has, is not enough.
+ */
+describe('secret aspects: corpUserCredentials', () => {
+  const READERS: ActorName[] = ['reader', 'editor', 'admin', 'system'];
+  const sees = (a: ActorName) => admins.includes(a);
+  const CREDENTIALS_RECORD = 'com.linkedin.identity.CorpUserCredentials';
+  let victim: string;
+  let secret: { salt: string; hashedPassword: string };
+  let credentialsTest: string;
+  // The editor of the matrix was made an admin above; these tests need an editor that still is one.
+  const as = {} as Record<ActorName, Record<string, string>>;
+  const gqlAs = (actor: ActorName, query: string, variables: Record<string, unknown>) => call(t, 'POST', '/api/graphql', { query, variables }, as[actor]);
+
+  beforeAll(async () => {
+    const editor = await createUser(t, 'matrix_secret_editor', 'editor-password', 'Editor');
+    Object.assign(as, headers, { editor: bearer((await createToken(t, editor, SYSTEM)).token) });
+    victim = users.reader;
+    secret = await latest(victim, 'corpUserCredentials');
+    expect(secret).toMatchObject({ salt: expect.any(String), hashedPassword: expect.stringMatching(/^scrypt\$/) });
+    credentialsTest = 'urn:li:test:matrix_credentials';
+    const definition = { on: { types: ['corpuser'] }, rules: { property: 'corpUserCredentials.hashedPassword', operator: 'starts_with', values: ['scrypt$'] } };
+    const created = await call(t, 'POST', '/aspects?action=ingestProposal', proposal(credentialsTest, 'testInfo', { name: 'credentials oracle', category: 'Contract', definition: { type: 'JSON', json: JSON.stringify(definition) } }), SYSTEM);
+    expect(created.status).toBe(200);
+  });
+
+  const noSecretIn = (actor: ActorName, body: unknown) => {
+    const text = JSON.stringify(body);
+    if (sees(actor)) return;
+    expect(text).not.toContain(secret.hashedPassword);
+    expect(text).not.toContain(secret.salt);
+  };
+
+  it.each(READERS)('GET /entitiesV2/{urn}, all aspects and the aspect asked for: %s', async (actor) => {
+    const all = await call(t, 'GET', `/entitiesV2/${enc(victim)}`, undefined, as[actor]);
+    expect(all.status).toBe(200);
+    expect(all.body.aspects.corpUserInfo).toBeDefined();
+    expect({ actor, sees: all.body.aspects.corpUserCredentials?.value ?? null }).toEqual({ actor, sees: sees(actor) ? secret : null });
+    noSecretIn(actor, all.body);
+    const asked = await call(t, 'GET', `/entitiesV2/${enc(victim)}?aspects=List(corpUserCredentials,corpUserInfo)`, undefined, as[actor]);
+    expect(asked.status).toBe(200);
+    expect(Object.keys(asked.body.aspects).sort()).toEqual(sees(actor) ? ['corpUserCredentials', 'corpUserInfo'] : ['corpUserInfo']);
+    noSecretIn(actor, asked.body);
+  });
+
+  it.each(READERS)('GET /entitiesV2?ids=List(...), the batch form: %s', async (actor) => {
+    const batch = await call(t, 'GET', `/entitiesV2?ids=List(${enc(victim)},${enc(dataset(actor))})`, undefined, as[actor]);
+    expect(batch.status).toBe(200);
+    expect(batch.body.results[victim].aspects.corpUserInfo).toBeDefined();
+    expect({ actor, sees: batch.body.results[victim].aspects.corpUserCredentials?.value ?? null }).toEqual({ actor, sees: sees(actor) ? secret : null });
+    noSecretIn(actor, batch.body);
+  });
+
+  it.each(READERS)('GET /entities/{urn}, the legacy snapshot: %s', async (actor) => {
+    const snap = await call(t, 'GET', `/entities/${enc(victim)}`, undefined, as[actor]);
+    expect(snap.status).toBe(200);
+    const aspects: Record<string, unknown>[] = snap.body.value['com.linkedin.metadata.snapshot.CorpUserSnapshot'].aspects;
+    expect(aspects.some((a) => 'com.linkedin.identity.CorpUserInfo' in a)).toBe(true);
+    expect({ actor, sees: aspects.find((a) => CREDENTIALS_RECORD in a)?.[CREDENTIALS_RECORD] ?? null }).toEqual({ actor, sees: sees(actor) ? secret : null });
+    noSecretIn(actor, snap.body);
+  });
+
+  it.each(READERS)('GET /aspects/{urn}?aspect=corpUserCredentials answers as if absent (404): %s', async (actor) => {
+    for (const version of [0, 1]) {
+      const one = await call(t, 'GET', `/aspects/${enc(victim)}?aspect=corpUserCredentials&version=${version}`, undefined, as[actor]);
+      if (version === 1) {
+        // No older version exists for anyone: the refusal must look exactly like this.
+        expect(one.status).toBe(404);
+        continue;
+      }
+      if (sees(actor)) {
+        expect(one.status).toBe(200);
+        expect(one.body).toEqual({ version: 0, aspect: { [CREDENTIALS_RECORD]: secret } });
+      } else {
+        expect({ actor, status: one.status }).toEqual({ actor, status: 404 });
+        expect(one.body).toMatchObject({ status: 404, exceptionClass: expect.any(String), message: `Did not find urn: ${victim} aspect: corpUserCredentials version: 0` });
+        noSecretIn(actor, one.body);
+      }
+    }
+  });
+
+  it.each(READERS)('metadata test evaluation sees the entity as the caller may read it: %s', async (actor) => {
+    const res = await call(t, 'POST', '/test?action=evaluate', { urn: victim, testUrns: [credentialsTest] }, as[actor]);
+    expect(res.status).toBe(200);
+    expect({ actor, passing: res.body.value.passing.length }).toEqual({ actor, passing: sees(actor) ? 1 : 0 });
+  });
+
+  it.each(READERS)('GraphQL exposes no credentials of a user: %s', async (actor) => {
+    const res = await gqlAs(actor, 'query($u: String!) { corpUser(urn: $u) { urn username properties { displayName email } editableProperties { displayName } } }', { u: victim });
+    expect(res.status).toBe(200);
+    expect(res.body.data.corpUser.urn).toBe(victim);
+    const text = JSON.stringify(res.body);
+    expect(text).not.toContain(secret.hashedPassword);
+    expect(text).not.toContain(secret.salt);
+  });
+
+  it('other read paths hold no credentials: search, restoreIndices, access-token records', async () => {
+    const search = await call(t, 'POST', '/entities?action=search', { entity: 'corpuser', input: '*', start: 0, count: 50 }, as.reader);
+    expect(search.status).toBe(200);
+    noSecretIn('reader', search.body);
+    const restored = await call(t, 'POST', '/operations?action=restoreIndices', { urn: victim, aspect: 'corpUserCredentials' }, SYSTEM);
+    expect(restored.status).toBe(200);
+    expect(JSON.stringify(restored.body)).not.toContain(secret.hashedPassword);
+    const { token, id } = await createToken(t, users.editor, SYSTEM);
+    const record = await call(t, 'GET', `/entitiesV2/${enc(`urn:li:dataHubAccessToken:${id}`)}`, undefined, as.reader);
+    expect(record.status).toBe(200);
+    expect(record.body.aspects.dataHubAccessTokenInfo.value).toMatchObject({ name: expect.any(String), actorUrn: users.editor });
+    expect(JSON.stringify(record.body)).not.toContain(token);
+    expect(JSON.stringify(record.body)).not.toContain(token.split('.')[2]);
+  });
+});

@@ -131,6 +131,23 @@ describe('policies made by an administrator', () => {
     expect((await ingest('ownership', { owners: [{ owner, type: 'DATAOWNER' }] })).status).toBe(200);
   });
 
+  it('let MANAGE_USER_CREDENTIALS, and only it, reveal native users\' credentials to a plain user', async () => {
+    const user = await createUser(t, 'pol_credentials_reader', 'reader-password');
+    const headers = bearer((await createToken(t, user, SYSTEM)).token);
+    const credentials = async () => (await call(t, 'GET', `/entitiesV2/${enc(reader)}?aspects=List(corpUserCredentials,corpUserInfo)`, undefined, headers)).body.aspects;
+    expect(Object.keys(await credentials())).toEqual(['corpUserInfo']);
+    const editAll = { type: 'METADATA', name: 'edits everything', state: 'ACTIVE', privileges: ['EDIT_ENTITY', 'VIEW_ENTITY_PAGE'], actors: { users: [user], resourceOwners: false, allUsers: false, allGroups: false }, resources: { allResources: true } };
+    await gql(adminHeaders, 'mutation($i: PolicyUpdateInput!) { createPolicy(input: $i) }', { i: editAll });
+    expect(Object.keys(await credentials())).toEqual(['corpUserInfo']);
+    const policy = { type: 'PLATFORM', name: 'credential managers', state: 'ACTIVE', privileges: ['MANAGE_USER_CREDENTIALS'], actors: { users: [user], resourceOwners: false, allUsers: false, allGroups: false } };
+    const urn = (await gql(adminHeaders, 'mutation($i: PolicyUpdateInput!) { createPolicy(input: $i) }', { i: policy })).body.data.createPolicy;
+    expect((await credentials()).corpUserCredentials.value).toMatchObject({ salt: expect.any(String), hashedPassword: expect.stringMatching(/^scrypt\$/) });
+    expect((await call(t, 'GET', `/aspects/${enc(reader)}?aspect=corpUserCredentials&version=0`, undefined, headers)).status).toBe(200);
+    await gql(adminHeaders, 'mutation($u: String!) { deletePolicy(urn: $u) }', { u: urn });
+    expect(Object.keys(await credentials())).toEqual(['corpUserInfo']);
+    expect((await call(t, 'GET', `/aspects/${enc(reader)}?aspect=corpUserCredentials&version=0`, undefined, headers)).status).toBe(404);
+  });
+
   it('refuse unknown privileges', async () => {
     const r = await gql(adminHeaders, 'mutation($i: PolicyUpdateInput!) { createPolicy(input: $i) }', { i: grant({ privileges: ['EDIT_EVERYTHING'] }) });
     expect(r.body.errors[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringContaining('EDIT_EVERYTHING') });

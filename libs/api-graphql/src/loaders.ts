@@ -3,7 +3,7 @@
  * entities costs one `getLatest` for all of them rather than N×M reads.
  */
 import DataLoader from 'dataloader';
-import type { AspectStore } from '@cairn/ports';
+import type { AspectReader } from '@cairn/ports';
 
 /** Latest aspect values of one entity by aspect name; empty when the entity does not exist. */
 export type AspectMap = ReadonlyMap<string, unknown>;
@@ -12,7 +12,8 @@ export interface Loaders {
   readonly aspects: DataLoader<string, AspectMap>;
 }
 
-export function createLoaders(store: AspectStore): Loaders {
+/** `store`: the request's view (secret aspects its actor may not read are absent). */
+export function createLoaders(store: AspectReader): Loaders {
   return {
     aspects: new DataLoader<string, AspectMap>(async (urns) => {
       const rows = await store.getLatest(urns);

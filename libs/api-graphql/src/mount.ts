@@ -7,7 +7,7 @@ import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import type { CatalogContext } from '@cairn/api-rest';
-import { unrestrictedAuth, type RequestAuth } from '@cairn/auth';
+import { readableStore, unrestrictedAuth, type RequestAuth } from '@cairn/auth';
 import { SYSTEM_ACTOR } from '@cairn/pipeline';
 import { authPlugin } from './auth';
 import type { GraphqlContext } from './context';
@@ -73,7 +73,7 @@ export async function createGraphqlApi(catalog: CatalogContext, limits: GraphqlL
       context: async ({ res }) => {
         // Set by the authentication middleware; a GraphQL API mounted without one acts as the system.
         const auth = (res.locals.auth as RequestAuth | undefined) ?? unrestrictedAuth(SYSTEM_ACTOR);
-        return { catalog, loaders: createLoaders(catalog.store), actor: auth.actor.urn, auth, limits };
+        return { catalog, loaders: createLoaders(readableStore(catalog.store, auth)), actor: auth.actor.urn, auth, limits };
       },
     }),
   );

@@ -1,7 +1,10 @@
 /** Small helpers shared by the routes: actions, parameters, URNs and the actor of a request. */
 import type { NextFunction, Request, Response } from 'express';
+import { readableStore, type RequestAuth } from '@cairn/auth';
 import { badRequest, RestliError, UrnSyntaxError, type EntitySpec, type Registry, type Urn } from '@cairn/core';
 import { SYSTEM_ACTOR } from '@cairn/pipeline';
+import type { AspectReader } from '@cairn/ports';
+import type { CatalogContext } from './context';
 
 export type Handler = (req: Request, res: Response) => Promise<void>;
 export type ActionTable = Record<string, (req: Request, res: Response) => Promise<unknown>>;
@@ -62,6 +65,15 @@ export function entityUrn(registry: Registry, raw: unknown): { urn: Urn; entity:
     if (err instanceof UrnSyntaxError) throw badRequest(err.message);
     throw err;
   }
+}
+
+/**
+ * The store as the request's actor may read it: secret aspects (privileges.yaml `reads`) it lacks
+ * the privilege for are absent. Every route that answers with stored values reads through this.
+ */
+export function readerOf(ctx: CatalogContext, res: Response): AspectReader {
+  const auth = res.locals.auth as RequestAuth | undefined;
+  return auth ? readableStore(ctx.store, auth) : ctx.store;
 }
 
 /** The actor on whose behalf the request acts (set by authentication when it is enabled). */

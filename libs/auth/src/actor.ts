@@ -15,9 +15,14 @@ export interface RequestAuth {
   can(privileges: string | readonly string[], resource?: ResourceRef): Promise<boolean>;
   /** As `can`, but refuses with 403 (`what` says what was refused). */
   require(privileges: string | readonly string[], what: string, resource?: ResourceRef): Promise<void>;
+  /**
+   * Whether the actor may read the aspect at all: false only for a secret aspect
+   * (privileges.yaml `reads.secretAspects`) whose privilege the actor lacks.
+   */
+  mayReadAspect(aspect: string): Promise<boolean>;
 }
 
 /** Every privilege: the system client, and every request while authentication is disabled. */
 export function unrestrictedAuth(urn: string): RequestAuth {
-  return { actor: { urn, system: true, via: 'disabled' }, can: async () => true, require: async () => undefined };
+  return { actor: { urn, system: true, via: 'disabled' }, can: async () => true, require: async () => undefined, mayReadAspect: async () => true };
 }

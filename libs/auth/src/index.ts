@@ -10,6 +10,7 @@ export * from './passwords';
 export * from './policies';
 export * from './privileges';
 export * from './rate-limiter';
+export * from './secret-aspects';
 export { constantTimeEqual } from './secrets';
 export * from './write-requirements';
 export * from './services/access-token-service';

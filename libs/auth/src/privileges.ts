@@ -52,6 +52,7 @@ export class PrivilegeCatalog {
   private readonly managedBy: ReadonlyMap<string, readonly string[]>;
   private readonly creation: ReadonlyMap<string, readonly string[]>;
   private readonly ownAspects: ReadonlyMap<string, readonly string[]>;
+  private readonly secretAspects: ReadonlyMap<string, readonly string[]>;
 
   constructor(raw: Raw) {
     const defs = (list: Raw[]): PrivilegeDef[] => list.map((p) => ({ name: String(p.name), description: String(p.description ?? ''), ...(p.graphqlField ? { graphqlField: String(p.graphqlField) } : {}) }));
@@ -66,6 +67,7 @@ export class PrivilegeCatalog {
     this.managedBy = table(w.managedBy, 'writes.managedBy');
     this.creation = table(w.creation, 'writes.creation');
     this.ownAspects = table(w.ownAspects, 'writes.ownAspects');
+    this.secretAspects = table(raw.reads?.secretAspects, 'reads.secretAspects');
     this.checkNames();
   }
 
@@ -97,6 +99,16 @@ export class PrivilegeCatalog {
     return this.creation.get(entity);
   }
 
+  /** The platform privileges (any of) that reading a secret aspect needs; undefined for every other aspect. */
+  secretAspect(aspect: string): readonly string[] | undefined {
+    return this.secretAspects.get(aspect);
+  }
+
+  /** The names of the secret aspects. */
+  secretAspectNames(): readonly string[] {
+    return [...this.secretAspects.keys()];
+  }
+
   isOwnAspect(entity: string, aspect: string): boolean {
     return this.ownAspects.get(entity)?.includes(aspect) ?? false;
   }
@@ -111,6 +123,11 @@ export class PrivilegeCatalog {
     ];
     const unknown = all.filter((n) => !this.isKnown(n));
     if (unknown.length) throw new Error(`privileges.yaml: unknown privileges ${[...new Set(unknown)].join(', ')}`);
+    // A secret is read by who holds a platform privilege: a resource privilege would let a policy on one entity reveal it.
+    const notPlatform = [...this.secretAspects.values()].flat().filter((n) => !this.platform.some((p) => p.name === n));
+    if (notPlatform.length) throw new Error(`privileges.yaml: reads.secretAspects must name platform privileges, not ${[...new Set(notPlatform)].join(', ')}`);
+    const empty = [...this.secretAspects].filter(([, v]) => v.length === 0).map(([k]) => k);
+    if (empty.length) throw new Error(`privileges.yaml: reads.secretAspects ${empty.join(', ')} name no privilege`);
   }
 }
 

@@ -70,3 +70,6 @@ export interface AspectStore {
   unit?<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
+
+/** The reads of the store: what read paths get (a request's view may leave out what its actor may not read). */
+export type AspectReader = Pick<AspectStore, 'getLatest' | 'getVersion' | 'exists' | 'scanLatest' | 'countLatest'>;

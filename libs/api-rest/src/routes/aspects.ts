@@ -4,7 +4,7 @@ import { badRequest, notFound, parseBoolParam, parseIntParam, queryParam } from 
 import type { MetadataChangeProposal } from '@cairn/events';
 import { planTimeseriesFilter } from '@cairn/search';
 import type { CatalogContext } from '../context';
-import { actions, actorOf, body, entityUrn, optionalInt, optionalString, requireString, route } from '../http';
+import { actions, actorOf, body, entityUrn, optionalInt, optionalString, readerOf, requireString, route } from '../http';
 import { recordUnion } from '../envelopes';
 import { restoreIndicesAction } from './operations';
 
@@ -97,7 +97,8 @@ export function aspectsRouter(ctx: CatalogContext): Router {
         res.json({ version: 0, aspect: recordUnion(spec, JSON.parse(latest.event)) });
         return;
       }
-      const row = await ctx.store.getVersion(urn.raw, aspectName, version);
+      // A secret aspect the actor may not read answers as if absent.
+      const row = await readerOf(ctx, res).getVersion(urn.raw, aspectName, version);
       if (!row) throw missing;
       res.json({ version, aspect: recordUnion(spec, JSON.parse(row.metadata)) });
     }),

@@ -1,8 +1,9 @@
 /** `/entitiesV2`: latest aspects of one entity or a batch, as enveloped aspects. */
 import { Router } from 'express';
 import { badRequest, queryList, RestliError, type EntitySpec, type Urn } from '@cairn/core';
+import type { AspectReader } from '@cairn/ports';
 import type { CatalogContext } from '../context';
-import { entityUrn, route } from '../http';
+import { entityUrn, readerOf, route } from '../http';
 import { entityResponseJson, withKeyAspect } from '../envelopes';
 
 const MAX_BATCH = 1000;
@@ -19,9 +20,9 @@ export function entitiesV2Router(ctx: CatalogContext): Router {
     return new Set(names);
   };
 
-  const read = async (urn: Urn, entity: EntitySpec, wanted: Set<string> | undefined) => {
+  const read = async (store: AspectReader, urn: Urn, entity: EntitySpec, wanted: Set<string> | undefined) => {
     const names = wanted ? [...wanted].filter((n) => entity.aspects.get(n)?.kind !== 'timeseries') : undefined;
-    const rows = await ctx.store.getLatest([urn.raw], names);
+    const rows = await store.getLatest([urn.raw], names);
     return entityResponseJson(urn, entity, withKeyAspect(ctx.registry, urn, entity, rows, wanted));
   };
 
@@ -29,7 +30,7 @@ export function entitiesV2Router(ctx: CatalogContext): Router {
     '/entitiesV2/:urn',
     route(async (req, res) => {
       const { urn, entity } = entityUrn(ctx.registry, req.params.urn);
-      res.type('json').send(await read(urn, entity, wantedAspects(req.originalUrl, entity)));
+      res.type('json').send(await read(readerOf(ctx, res), urn, entity, wantedAspects(req.originalUrl, entity)));
     }),
   );
 
@@ -41,10 +42,11 @@ export function entitiesV2Router(ctx: CatalogContext): Router {
       if (ids.length > MAX_BATCH) throw badRequest(`At most ${MAX_BATCH} ids per batch get, got ${ids.length}`);
       const results = new Map<string, string>();
       const errors: Record<string, unknown> = {};
+      const store = readerOf(ctx, res);
       for (const id of ids) {
         try {
           const { urn, entity } = entityUrn(ctx.registry, id);
-          results.set(urn.raw, await read(urn, entity, wantedAspects(req.originalUrl, entity)));
+          results.set(urn.raw, await read(store, urn, entity, wantedAspects(req.originalUrl, entity)));
         } catch (err) {
           if (!(err instanceof RestliError)) throw err;
           errors[id] = err.toBody();

@@ -5,7 +5,7 @@ import type { MetadataChangeProposal, SystemMetadata } from '@cairn/events';
 import { proposalsOfSnapshot } from '@cairn/pipeline';
 import type { StoredAspect } from '@cairn/ports';
 import type { CatalogContext } from '../context';
-import { actions, actorOf, body, entityUrn, optionalInt, optionalString, route } from '../http';
+import { actions, actorOf, body, entityUrn, optionalInt, optionalString, readerOf, route } from '../http';
 import { recordUnion, withKeyAspect } from '../envelopes';
 import { entityReferenceActions } from './entity-references';
 import { entitySearchActions } from './entity-search';
@@ -97,7 +97,7 @@ export function entitiesRouter(ctx: CatalogContext): Router {
     '/entities/:urn',
     route(async (req, res) => {
       const { urn, entity } = entityUrn(ctx.registry, req.params.urn);
-      const rows = withKeyAspect(ctx.registry, urn, entity, await ctx.store.getLatest([urn.raw]));
+      const rows = withKeyAspect(ctx.registry, urn, entity, await readerOf(ctx, res).getLatest([urn.raw]));
       res.json(snapshotResponse(urn, entity, rows));
     }),
   );

@@ -3,14 +3,13 @@ import { Router } from 'express';
 import { badRequest, notFound, parseBoolParam } from '@cairn/core';
 import { MetadataTestEvaluator } from '@cairn/pipeline';
 import type { CatalogContext } from '../context';
-import { actions, actorOf, body, entityUrn } from '../http';
+import { actions, actorOf, body, entityUrn, readerOf } from '../http';
 import { stringList } from '../search-params';
 
 const RESULTS_ASPECT = 'testResults';
 
 export function metadataTestsRouter(ctx: CatalogContext): Router {
   const router = Router();
-  const evaluator = new MetadataTestEvaluator(ctx.registry, ctx.store);
 
   router.post(
     '/test',
@@ -21,6 +20,8 @@ export function metadataTestsRouter(ctx: CatalogContext): Router {
         if (!(await ctx.store.exists(urn.raw))) throw notFound(`Entity ${urn.raw} does not exist`);
         const testUrns = stringList(params, 'testUrns') ?? stringList(params, 'tests');
         const push = parseBoolParam(params.shouldPush ?? params.push, 'shouldPush', false);
+        // Tests see the entity as the caller may read it: a rule on a secret aspect cannot reveal it.
+        const evaluator = new MetadataTestEvaluator(ctx.registry, readerOf(ctx, res));
         const results = await evaluator.evaluate(urn.raw, await evaluator.tests(testUrns));
         if (push) {
           if (!entity.aspects.has(RESULTS_ASPECT)) throw badRequest(`Entity type ${entity.name} has no ${RESULTS_ASPECT} aspect to store results in`);

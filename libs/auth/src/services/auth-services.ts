@@ -43,9 +43,19 @@ export function createAuthServices(settings: AuthSettings, secrets: AuthSecrets 
   const forActor = (actor: Actor): RequestAuth => {
     const list = (p: string | readonly string[]) => (typeof p === 'string' ? [p] : p);
     const can = (privileges: string | readonly string[], resource?: ResourceRef) => (actor.system ? Promise.resolve(true) : authorizer.can(actor.urn, list(privileges), resource));
+    // One decision per secret aspect and request (a GraphQL query may read many users).
+    const readable = new Map<string, Promise<boolean>>();
+    const mayReadAspect = (aspect: string): Promise<boolean> => {
+      const needs = catalog.secretAspect(aspect);
+      if (!needs || actor.system) return Promise.resolve(true);
+      let decided = readable.get(aspect);
+      if (!decided) readable.set(aspect, (decided = can(needs)));
+      return decided;
+    };
     return {
       actor,
       can,
+      mayReadAspect,
       require: async (privileges, what, resource) => {
         if (!(await can(privileges, resource))) throw forbidden(`${actor.urn} may not ${what}; that needs ${list(privileges).join(' or ')}${resource ? ` on ${resource.urn}` : ''}`);
       },

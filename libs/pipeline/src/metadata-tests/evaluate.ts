@@ -1,6 +1,6 @@
 /** Evaluating metadata tests against an entity's latest aspects. */
 import { isUrn, notFound, UrnSyntaxError, type Registry } from '@cairn/core';
-import type { AspectStore } from '@cairn/ports';
+import type { AspectReader } from '@cairn/ports';
 import { parseTestDefinition, type Operator, type Rule, type TestDefinition } from './test-definition';
 
 export interface MetadataTest {
@@ -61,7 +61,7 @@ function holds(operator: Operator, resolved: unknown[], params: readonly string[
 export class MetadataTestEvaluator {
   constructor(
     private readonly registry: Registry,
-    private readonly store: AspectStore,
+    private readonly store: AspectReader,
   ) {}
 
   /**
