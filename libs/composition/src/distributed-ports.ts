@@ -20,7 +20,8 @@ export interface DistributedPorts extends CatalogPorts {
   readonly schemaRegistry: SchemaRegistryCore;
 }
 
-export async function openDistributedPorts(env: Env, registry: Registry, logger: Logger): Promise<DistributedPorts> {
+/** `onUndecodedFailure` counts what goes to the failed-proposal topic undecoded, before any persister sees it. */
+export async function openDistributedPorts(env: Env, registry: Registry, logger: Logger, onUndecodedFailure?: () => void): Promise<DistributedPorts> {
   // Loaded here, not with the module: the embedded service never needs these clients, and they take a while to load.
   const [{ kafkaConnection }, { openMongoAspectStore }, { elasticConnection, elasticSettingsFromEnv, openElasticIndexes }] = await Promise.all([
     import('@cairn/adapter-kafka'),
@@ -33,6 +34,7 @@ export async function openDistributedPorts(env: Env, registry: Registry, logger:
     onUndecodable: async (raw, error) => {
       logger.warn('undecodable proposal sent to the failed-proposal topic', { id: raw.id, error: error.message });
       await failedProposals.append([{ key: raw.key ?? 'unknown', value: failedProposalOf(raw, error) }]);
+      onUndecodedFailure?.();
     },
   });
   const versionedChangeLog = kafka.eventLog(TOPIC_NAMES.versionedChangeLog);

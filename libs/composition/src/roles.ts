@@ -4,7 +4,7 @@
  */
 import type { Registry } from '@cairn/core';
 import type { Metrics } from '@cairn/observability';
-import type { Consumer, ConsumerProgress } from '@cairn/ports';
+import type { Consumer, ConsumerProgress, EventLog } from '@cairn/ports';
 import { Persister, SearchProjector, TimeseriesProjector, type ProposalSettler } from '@cairn/pipeline';
 import { PERSISTER_GROUP, SEARCH_GROUP, TIMESERIES_GROUP, type CatalogPorts } from './ports';
 
@@ -22,7 +22,8 @@ const INDEX_LINGER_MS = 50;
 const INDEX_MAX_BATCH = 2000;
 
 export function startPersister(ports: CatalogPorts, registry: Registry, settler: ProposalSettler, metrics: Metrics): Consumer {
-  const persister = new Persister(registry, ports.store, ports.logs, settler);
+  const logs = { ...ports.logs, failedProposals: countingAppends(ports.logs.failedProposals, (n) => metrics.proposalsFailed.inc(n)) };
+  const persister = new Persister(registry, ports.store, logs, settler);
   metrics.trackLag(PERSISTER_GROUP, () => ports.logs.proposals.lag(PERSISTER_GROUP));
   return ports.logs.proposals.consume(PERSISTER_GROUP, async (batch) => {
     const end = metrics.applyDuration.startTimer();
@@ -59,6 +60,21 @@ export function startTimeseriesIndexer(ports: CatalogPorts, registry: Registry, 
 }
 
 /** How far the slowest consumer is behind: what backpressure bounds. */
+/** `log`, calling `count` with how many records each append added. */
+export function countingAppends<T>(log: EventLog<T>, count: (records: number) => void): EventLog<T> {
+  return {
+    topic: log.topic,
+    append: async (records) => {
+      const ids = await log.append(records);
+      count(ids.length);
+      return ids;
+    },
+    consume: (group, handler, options) => log.consume(group, handler, options),
+    lag: (group) => log.lag(group),
+    progress: (group) => log.progress(group),
+  };
+}
+
 /** Every consumer group's progress, for backpressure. */
 export async function consumerProgress(ports: CatalogPorts): Promise<Record<string, ConsumerProgress>> {
   const [persister, search, timeseries] = await Promise.all([

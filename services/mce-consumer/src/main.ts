@@ -8,8 +8,8 @@ runService('mce-consumer', async () => {
   const env = process.env;
   const logger = createLogger('mce-consumer');
   const registry = defaultRegistry();
-  const ports = await openDistributedPorts(env, registry, logger);
   const metrics = createMetrics('mce-consumer');
+  const ports = await openDistributedPorts(env, registry, logger, () => metrics.proposalsFailed.inc());
   const settler = new ResultLogSettler(ports.results);
   const consumer = startPersister(ports, registry, settler, metrics);
   const { server, port } = await listen(workerApp(metrics, () => probeHealth(ports.probes)), intFromEnv(env, 'PORT', 10091), env.HOST ?? '127.0.0.1');
