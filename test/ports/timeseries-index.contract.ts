@@ -1,5 +1,5 @@
-/** The TimeseriesIndex contract: documents keyed by identity, read newest first. */
-import type { TimeseriesDocument, TimeseriesIndex } from '@cairn/ports';
+/** The TimeseriesIndex contract: documents keyed by identity, read newest first; truncation as a task. */
+import type { IndexTask, TimeseriesDocument, TimeseriesIndex } from '@cairn/ports';
 
 export interface OpenedTimeseriesIndex {
   /** An empty index. */
@@ -132,6 +132,76 @@ export function describeTimeseriesIndexContract(name: string, open: () => Promis
       await index.upsert(doc(DS1, 100));
       await index.clear();
       expect(await profiles()).toEqual([]);
+    });
+
+    describe('truncation', () => {
+      const operation = (t: number): TimeseriesDocument => ({ entityType: 'dataset', aspect: 'operation', urn: DS1, timestampMillis: t, event: `{"timestampMillis":${t}}` });
+      const operations = () => index.query({ entityType: 'dataset', aspect: 'operation', limit: 10_000 });
+      /** Writes in one batch where the engine has batches. */
+      const writeAll = async (docs: TimeseriesDocument[]) => {
+        const batch = index.batch?.();
+        for (const d of docs) await (batch ?? index).upsert(d);
+        await batch?.flush();
+      };
+      const finished = async (taskId: string): Promise<IndexTask> => {
+        const deadline = Date.now() + 30_000;
+        for (;;) {
+          const task = await index.task(taskId);
+          expect(task).toBeDefined();
+          if (task!.completed) return task!;
+          expect(Date.now()).toBeLessThan(deadline);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      };
+      const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
+
+      it('deletes the older documents in batches of batchSize, reporting each batch', async () => {
+        await writeAll([...range(1, 7), 100, 101].map(operation));
+        expect(await index.countOlderThan('dataset', 'operation', 50)).toEqual({ matching: 6, total: 8 });
+        const first = await index.startDeleteOlderThan('dataset', 'operation', 50, { batchSize: 3 });
+        expect(first).toMatch(/^[a-zA-Z0-9-_]+:[0-9]+$/);
+        // A batch is a page of at most batchSize; an empty last page is not a batch.
+        expect(await finished(first)).toMatchObject({ taskId: first, completed: true, status: { total: 6, deleted: 6, batches: 2, timed_out: false } });
+        expect(times(await operations())).toEqual([101, 100]);
+
+        await writeAll(range(10, 15).map(operation));
+        const second = await index.startDeleteOlderThan('dataset', 'operation', 50, { batchSize: 2, timeoutSeconds: 60 });
+        expect(second).not.toBe(first);
+        const done = await finished(second);
+        expect(done).toMatchObject({ completed: true, status: { total: 5, deleted: 5, batches: 3, timed_out: false } });
+        expect(done.runTimeNanos).toBeGreaterThan(0);
+        expect(times(await operations())).toEqual([101, 100]);
+        expect(await index.countOlderThan('dataset', 'operation', 50)).toEqual({ matching: 0, total: 2 });
+        // Nothing older: done at once, without a batch.
+        expect((await finished(await index.startDeleteOlderThan('dataset', 'operation', 50, { batchSize: 2 }))).status).toMatchObject({ total: 0, deleted: 0, batches: 0, timed_out: false });
+      });
+
+      it('stops once it has run for timeoutSeconds, keeping what it deleted', async () => {
+        const N = 20_000;
+        await writeAll(range(1, N + 1).map(operation));
+        const timeoutSeconds = 0.1;
+        const taskId = await index.startDeleteOlderThan('dataset', 'operation', N + 1, { batchSize: 1, timeoutSeconds });
+        const task = await finished(taskId);
+        const status = task.status as { total: number; deleted: number; batches: number; timed_out: boolean };
+        expect(status).toMatchObject({ total: N, timed_out: true });
+        expect(status.deleted).toBeGreaterThan(0);
+        expect(status.deleted).toBeLessThan(N);
+        expect(status.batches).toBeGreaterThanOrEqual(status.deleted);
+        expect(task.runTimeNanos).toBeGreaterThanOrEqual(timeoutSeconds * 0.9e9);
+        // What was deleted stays deleted, the rest stays (a batch cut off mid-way may have deleted its one row).
+        const deadline = Date.now() + 10_000;
+        let left = (await index.countOlderThan('dataset', 'operation', N + 1)).matching;
+        while (left > N - status.deleted && Date.now() < deadline) {
+          await new Promise((r) => setTimeout(r, 100));
+          left = (await index.countOlderThan('dataset', 'operation', N + 1)).matching;
+        }
+        expect(left).toBeLessThanOrEqual(N - status.deleted);
+        expect(left).toBeGreaterThanOrEqual(N - status.deleted - 1);
+      }, 60_000);
+
+      it('answers undefined for a task it does not know', async () => {
+        expect(await index.task('nowhere:123456789')).toBeUndefined();
+      });
     });
   });
 }

@@ -439,8 +439,8 @@ export const REST_ROUTES: readonly RouteDoc[] = [
       p('aspect', 'string', true, 'a time-series aspect'),
       p('endTimeMillis', 'long', true, 'values older than this go'),
       p('dryRun', 'boolean', false, 'only report', 'true'),
-      p('batchSize', 'int', false, 'deletion batch size', '10000'),
-      p('timeoutSeconds', 'int', false, 'timeout of the delete', 'none'),
+      p('batchSize', 'int', false, 'rows deleted per batch (the task status counts `batches`)', '10000'),
+      p('timeoutSeconds', 'int', false, 'longest the deletion runs: it then stops, keeping what it deleted (status `timed_out`); 0 = none', 'none'),
     ],
     returns: '{value: <dry-run report>} or {value: "<nodeId>:<taskNumber>"}',
     example: {

@@ -160,7 +160,13 @@ export interface TimeseriesIndex {
   aggregate(request: TimeseriesAggregation): Promise<GenericTable>;
   /** How many documents of the aspect are older than `endTimeMillis`, out of how many. */
   countOlderThan(entityType: string, aspect: string, endTimeMillis: number): Promise<{ matching: number; total: number }>;
-  /** Starts deleting the documents older than `endTimeMillis`; answers the task id `<node>:<number>`. */
+  /**
+   * Starts deleting the documents older than `endTimeMillis` in batches of `batchSize`; answers the
+   * task id `<node>:<number>`. `timeoutSeconds` (none when absent or 0; fractions allowed) bounds the
+   * whole deletion: once it has run that long it stops, keeping what it deleted. The task's status
+   * has at least `{total, deleted, batches, timed_out}`: `batches` counts non-empty batches,
+   * `timed_out` says it stopped at the timeout.
+   */
   startDeleteOlderThan(entityType: string, aspect: string, endTimeMillis: number, options: { batchSize: number; timeoutSeconds?: number }): Promise<string>;
   /** A task this index started; undefined when unknown. */
   task(taskId: string): Promise<IndexTask | undefined>;

@@ -29,6 +29,17 @@ function isNotFound(err: unknown): boolean {
   return (err as { meta?: { statusCode?: number } }).meta?.statusCode === 404;
 }
 
+/**
+ * A truncation with a time limit carries it in its `X-Opaque-Id`, so whichever process reads the
+ * task's status knows the limit (and stops the task when the process that started it did not).
+ */
+const TIME_LIMITED = 'cairn-truncate';
+const timeLimitHeader = (timeoutMillis: number, index: string) => `${TIME_LIMITED} timeoutMillis=${timeoutMillis} index=${index}`;
+function timeLimitOf(headers: Record<string, string>): { timeoutMillis: number; index: string } | undefined {
+  const m = /^cairn-truncate timeoutMillis=(\d+) index=(\S+)$/.exec(headers['X-Opaque-Id'] ?? '');
+  return m ? { timeoutMillis: Number(m[1]), index: m[2]! } : undefined;
+}
+
 export class ElasticTimeseriesIndex implements TimeseriesIndex {
   constructor(
     private readonly conn: ElasticConnection,
@@ -89,31 +100,71 @@ export class ElasticTimeseriesIndex implements TimeseriesIndex {
     return { matching, total };
   }
 
-  /** A delete by query left running on the server; its task id is Elasticsearch's own (`<node>:<number>`). */
+  /**
+   * A delete by query left running on the server; its task id is Elasticsearch's own (`<node>:<number>`).
+   * Each batch is a scroll page of `batchSize`. `timeoutSeconds` limits the whole deletion: the task
+   * is cancelled once it has run that long (what it deleted stays deleted) and its status says
+   * `timed_out`; it is also each bulk request's timeout, as the reference passes it.
+   */
   async startDeleteOlderThan(entityType: string, aspect: string, endTimeMillis: number, options: { batchSize: number; timeoutSeconds?: number }): Promise<string> {
     const index = await this.indices.ensure(entityType, aspect);
     // As in ElasticConnection.deleteByQuery: refreshed before, so recent writes are seen, and after.
     await this.conn.refresh([index]);
-    const { body } = await this.conn.client.deleteByQuery({
-      index,
-      wait_for_completion: false,
-      conflicts: 'proceed',
-      refresh: true,
-      scroll_size: options.batchSize,
-      ...(options.timeoutSeconds !== undefined ? { timeout: `${options.timeoutSeconds}s` } : {}),
-      body: { query: { bool: { filter: timeRange({ lt: endTimeMillis }) } } },
-    });
-    return String(body.task);
+    const timeoutMillis = options.timeoutSeconds !== undefined && options.timeoutSeconds > 0 ? Math.ceil(options.timeoutSeconds * 1000) : undefined;
+    const { body } = await this.conn.client.deleteByQuery(
+      {
+        index,
+        wait_for_completion: false,
+        conflicts: 'proceed',
+        refresh: true,
+        scroll_size: options.batchSize,
+        ...(timeoutMillis !== undefined ? { timeout: `${timeoutMillis}ms` } : {}),
+        body: { query: { bool: { filter: timeRange({ lt: endTimeMillis }) } } },
+      },
+      timeoutMillis !== undefined ? { opaqueId: timeLimitHeader(timeoutMillis, index) } : {},
+    );
+    const taskId = String(body.task);
+    if (timeoutMillis !== undefined) this.stopWhenOverdue(taskId, timeoutMillis);
+    return taskId;
   }
 
+  /** Reads the task's status (which stops it when overdue) once the limit has passed, until it is done. */
+  private stopWhenOverdue(taskId: string, delayMs: number): void {
+    setTimeout(() => {
+      this.task(taskId).then(
+        (task) => {
+          if (task && !task.completed && !task.status.timed_out) this.stopWhenOverdue(taskId, 50);
+        },
+        () => undefined,
+      );
+    }, delayMs).unref();
+  }
+
+  /** The task's status; a time-limited truncation found running past its limit is cancelled here. */
   async task(taskId: string): Promise<IndexTask | undefined> {
+    let t;
     try {
-      const { completed, status, runTimeNanos } = await taskStatus(this.conn.client, taskId);
-      return { taskId, completed, status, runTimeNanos };
+      t = await taskStatus(this.conn.client, taskId);
     } catch (err) {
       if (isNotFound(err)) return undefined;
       throw err;
     }
+    const limit = timeLimitOf(t.headers);
+    const overdue = limit !== undefined && t.runTimeNanos >= limit.timeoutMillis * 1e6;
+    if (overdue && !t.completed) await this.cancel(taskId, limit.index);
+    const stopped = overdue && (!t.completed || t.status.canceled !== undefined);
+    return { taskId, completed: t.completed, status: { ...t.status, timed_out: t.timedOut || stopped }, runTimeNanos: t.runTimeNanos };
+  }
+
+  private async cancel(taskId: string, index: string): Promise<void> {
+    try {
+      await this.conn.client.tasks.cancel({ task_id: taskId });
+    } catch (err) {
+      // Completed meanwhile.
+      if (!isNotFound(err)) throw err;
+    }
+    // A cancelled deletion does not refresh at its end: what it deleted becomes visible now.
+    await this.conn.refresh([index]);
   }
 
   async sizes(): Promise<IndexSize[]> {

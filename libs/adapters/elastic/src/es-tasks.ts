@@ -8,6 +8,10 @@ export interface TaskStatus {
   readonly status: Record<string, unknown>;
   readonly runTimeNanos: number;
   readonly error?: unknown;
+  /** The headers the task was started with (`X-Opaque-Id`, ...). */
+  readonly headers: Record<string, string>;
+  /** Whether a completed bulk-by-scroll task reports a request of it as timed out. */
+  readonly timedOut: boolean;
 }
 
 export async function taskStatus(client: Client, taskId: string): Promise<TaskStatus> {
@@ -17,6 +21,8 @@ export async function taskStatus(client: Client, taskId: string): Promise<TaskSt
     taskId,
     status: body.task?.status ?? {},
     runTimeNanos: Number(body.task?.running_time_in_nanos ?? 0),
+    headers: body.task?.headers ?? {},
+    timedOut: body.response?.timed_out === true,
     ...(body.error ? { error: body.error } : body.response?.failures?.length ? { error: body.response.failures } : {}),
   };
 }

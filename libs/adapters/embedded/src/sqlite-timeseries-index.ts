@@ -143,11 +143,17 @@ export class SqliteTimeseriesIndex implements TimeseriesIndex {
     return { matching: row.matching, total: row.total };
   }
 
+  /**
+   * Deletes in batches of `batchSize` rows, each its own transaction on a later turn of the event
+   * loop. `timeoutSeconds` (none when absent or 0) limits the whole deletion, as on Elasticsearch:
+   * once it has run that long it stops after the batch in progress, keeping what it deleted, and
+   * its status says `timed_out`.
+   */
   async startDeleteOlderThan(entityType: string, aspect: string, endTimeMillis: number, options: { batchSize: number; timeoutSeconds?: number }): Promise<string> {
     const taskId = `${EMBEDDED_NODE_ID}:${++this.taskSeq}`;
     const { matching } = await this.countOlderThan(entityType, aspect, endTimeMillis);
     const started = process.hrtime.bigint();
-    const deadline = options.timeoutSeconds === undefined ? Infinity : Date.now() + options.timeoutSeconds * 1000;
+    const deadline = options.timeoutSeconds !== undefined && options.timeoutSeconds > 0 ? Date.now() + options.timeoutSeconds * 1000 : Infinity;
     const status = { total: matching, deleted: 0, batches: 0, timed_out: false };
     const batch = this.db.prepare(
       `DELETE FROM timeseries_documents WHERE (entity_type, aspect, urn, timestamp_millis, event_granularity, partition_spec, message_id) IN
@@ -159,10 +165,12 @@ export class SqliteTimeseriesIndex implements TimeseriesIndex {
     // Batches run on later turns of the event loop, so reads and writes go on meanwhile.
     const step = () => {
       const deleted = batch.run(entityType, aspect, endTimeMillis, options.batchSize).changes;
+      // As a scroll page: an empty last page is not a batch.
+      if (deleted > 0) status.batches++;
       status.deleted += deleted;
-      status.batches++;
-      status.timed_out = Date.now() > deadline;
-      const done = deleted < options.batchSize || status.timed_out;
+      const finished = deleted < options.batchSize;
+      status.timed_out = !finished && Date.now() >= deadline;
+      const done = finished || status.timed_out;
       record(done);
       if (!done) setImmediate(step);
     };
