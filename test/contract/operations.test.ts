@@ -1,7 +1,9 @@
 /**
- * Operations: time-series truncation (dry run text at every path, real run as a task), index sizes,
- * index restore after edges are wiped, a full rebuild from the store, and deleteReferences.
+ * Operations: time-series truncation (dry run text at every path, real run as a task in batches),
+ * index sizes, index restore (a page at a time) after edges or search documents are wiped, a full
+ * rebuild from the store, and deleteReferences.
  */
+import { wipeSearchDocument } from '../support/indexes';
 import { action, ds, entities, expectRestliError, indexed } from '../support/search';
 import { call, enc, proposal, startTarget, unique, type Target } from '../support/target';
 
@@ -67,12 +69,45 @@ describe('truncateTimeseriesAspect', () => {
     expect(await usageValues(urn)).toEqual([5_000_000_000_000]);
   });
 
+  it('deletes in batches of batchSize, within timeoutSeconds, reporting them in the task status', async () => {
+    // Chart usage is written by no other test: what is older than the cut is this test's alone.
+    const chartUsage = (timestampMillis: number) => ({ timestampMillis, eventGranularity: { unit: 'DAY', multiple: 1 }, viewsCount: 1 });
+    const truncate = (extra: Record<string, unknown>) =>
+      action<string>(t, 'operations', 'truncateTimeseriesAspect', { entityType: 'chart', aspect: 'chartUsageStatistics', endTimeMillis: 1000, dryRun: false, ...extra });
+    const chartValues = async (urn: string) =>
+      (await action(t, 'aspects', 'getTimeseriesAspectValues', { urn, entity: 'chart', aspect: 'chartUsageStatistics' })).values.map(
+        (v: { aspect: { value: string } }) => JSON.parse(v.aspect.value).timestampMillis,
+      );
+    await taskDone(await truncate({})); // what an interrupted earlier run may have left
+    const urn = `urn:li:chart:(looker,${unique('truncate_batches')})`;
+    for (const ts of [1, 2, 3, 4, 5, 5_000_000_000_000]) await write(proposal(urn, 'chartUsageStatistics', chartUsage(ts)));
+    await indexed(async () => expect(await chartValues(urn)).toHaveLength(6));
+
+    const task = await truncate({ batchSize: 2, timeoutSeconds: 60 });
+    const status = await taskDone(task);
+    expect(status.status).toMatchObject({ total: 5, deleted: 5, batches: 3, timed_out: false });
+    expect(await chartValues(urn)).toEqual([5_000_000_000_000]);
+
+    // A timeout of 0 is none, as in the reference.
+    for (const ts of [10, 11, 12]) await write(proposal(urn, 'chartUsageStatistics', chartUsage(ts)));
+    await indexed(async () => expect(await chartValues(urn)).toHaveLength(4));
+    const again = await taskDone(await truncate({ batchSize: 3, timeoutSeconds: 0 }));
+    expect(again.status).toMatchObject({ total: 3, deleted: 3, batches: 1, timed_out: false });
+    expect(await chartValues(urn)).toEqual([5_000_000_000_000]);
+  });
+
   it('rejects bad arguments and task ids', async () => {
     const truncate = (params: Record<string, unknown>) => call(t, 'POST', '/operations?action=truncateTimeseriesAspect', params);
     expectRestliError(await truncate({ entityType: 'dashboard', aspect: 'dashboardInfo', endTimeMillis: 1 }), 400, /not a time-series aspect/);
     expectRestliError(await truncate({ entityType: 'spaceship', aspect: 'x', endTimeMillis: 1 }), 400, /Unknown entity type/);
     expectRestliError(await truncate({ entityType: 'dashboard', aspect: 'dashboardUsageStatistics' }), 400, /endTimeMillis/);
     expectRestliError(await truncate({ entityType: 'dashboard', aspect: 'dashboardUsageStatistics', endTimeMillis: 1, batchSize: 0 }), 400, /batchSize/);
+    for (const dryRun of [true, false]) {
+      const usageTruncate = { entityType: 'dashboard', aspect: 'dashboardUsageStatistics', endTimeMillis: 1, dryRun };
+      expectRestliError(await truncate({ ...usageTruncate, batchSize: -5 }), 400, /batchSize/);
+      expectRestliError(await truncate({ ...usageTruncate, timeoutSeconds: -1 }), 400, /timeoutSeconds/);
+      expectRestliError(await truncate({ ...usageTruncate, timeoutSeconds: 'soon' }), 400, /timeoutSeconds/);
+    }
     expectRestliError(await call(t, 'POST', '/operations?action=getEsTaskStatus', { task: 'no task here' }), 400, /nodeId/);
     expectRestliError(await call(t, 'POST', '/operations?action=getEsTaskStatus', {}), 400, /task/);
     expectRestliError(await call(t, 'POST', '/operations?action=getEsTaskStatus', { task: 'nowhere:12345' }), 404, /No task/);
@@ -118,6 +153,58 @@ describe('restoring indexes from the store', () => {
     const viaAspects = await action<string>(t, 'aspects', 'restoreIndices', { aspect: 'ownership', urnLike: urn.replace(/restore_.*$/, '%'), start: 0, batchSize: 1000 });
     expect(viaAspects).toMatch(/rowsMigrated=[1-9]/);
     await indexed(async () => expect(await outgoing(urn)).toEqual([owner]));
+  });
+
+  it('restores batchSize rows from start, in URN order', async () => {
+    const base = unique('paged');
+    const urns = [0, 1, 2, 3, 4].map((i) => ds('hive', `${base}-${i}`));
+    const owner = `urn:li:corpuser:${unique('pager')}`;
+    for (const urn of urns) await write(proposal(urn, 'ownership', { owners: [{ owner, type: 'DATAOWNER' }], lastModified: { time: 1, actor: owner } }));
+    await indexed(async () => expect(await Promise.all(urns.map(outgoing))).toEqual(urns.map(() => [owner])));
+    for (const urn of urns) expect((await call(t, 'DELETE', `/relationships?urn=${enc(urn)}`)).status).toBe(200);
+    expect(await Promise.all(urns.map(outgoing))).toEqual(urns.map(() => []));
+
+    const urnLike = ds('hive', `${base}-%`);
+    const restore = (start: number, batchSize: number) => action<string>(t, 'operations', 'restoreIndices', { aspect: 'ownership', urnLike, start, batchSize });
+    const restoredOf = async () => (await Promise.all(urns.map(outgoing))).map((o) => o.length > 0);
+    const first = await restore(0, 2);
+    expect(first).toContain(`RestoreIndicesArgs(start=0, batchSize=2, aspectName=ownership, urn=null, urnLike=${urnLike})`);
+    expect(first).toMatch(/rowsMigrated=2,/);
+    await indexed(async () => expect(await restoredOf()).toEqual([true, true, false, false, false]));
+    const second = await restore(2, 2);
+    expect(second).toContain('RestoreIndicesArgs(start=2, batchSize=2,');
+    expect(second).toMatch(/rowsMigrated=2,/);
+    await indexed(async () => expect(await restoredOf()).toEqual([true, true, true, true, false]));
+    expect(await restore(4, 2)).toMatch(/rowsMigrated=1,/);
+    await indexed(async () => expect(await restoredOf()).toEqual([true, true, true, true, true]));
+    expect(await restore(5, 2)).toMatch(/rowsMigrated=0,/);
+    // The default batch is 10 rows: all five from the start.
+    for (const urn of urns) expect((await call(t, 'DELETE', `/relationships?urn=${enc(urn)}`)).status).toBe(200);
+    expect(await action<string>(t, 'operations', 'restoreIndices', { aspect: 'ownership', urnLike })).toMatch(/batchSize=10, .*rowsMigrated=5,/);
+    await indexed(async () => expect(await restoredOf()).toEqual([true, true, true, true, true]));
+  });
+
+  it('restores search documents after they were wiped', async () => {
+    const name = unique('Wiped');
+    const urn = ds('hive', name);
+    await write(proposal(urn, 'datasetProperties', { name, description: `restored ${name}`, customProperties: {} }));
+    await write(proposal(urn, 'globalTags', { tags: [{ tag: `urn:li:tag:${name}` }] }));
+    const found = async (input: string) => (await entities(t, 'search', { entity: 'dataset', input, start: 0, count: 5 })).entities;
+    await indexed(async () => expect(await found(name)).toEqual([urn]));
+    await wipeSearchDocument(t, 'dataset', urn);
+    await indexed(async () => {
+      expect(await found(name)).toEqual([]);
+      expect(await found(`tags:${name}`)).toEqual([]);
+    });
+    // The store and the edges are untouched: only the search side was lost.
+    expect(await outgoing(urn)).toEqual([`urn:li:tag:${name}`]);
+
+    const summary = await action<string>(t, 'operations', 'restoreIndices', { urn });
+    expect(summary).toMatch(/rowsMigrated=[2-9],/);
+    await indexed(async () => {
+      expect(await found(name)).toEqual([urn]);
+      expect(await found(`tags:${name}`)).toEqual([urn]);
+    });
   });
 
   it('rebuilds every index from the store, reporting progress', async () => {

@@ -13,6 +13,10 @@ const KAFKA = ds('kafka', 'SampleKafkaDataset');
 const HDFS = ds('hdfs', 'SampleHdfsDataset');
 const HIVE = ds('hive', 'SampleHiveDataset');
 const JDOE = 'urn:li:corpuser:jdoe';
+// In bootstrap_mce.json: baz1's chartInfo.inputs in the plain form, baz2's in the union form; baz holds both.
+const CHART1 = 'urn:li:chart:(looker,baz1)';
+const CHART2 = 'urn:li:chart:(looker,baz2)';
+const DASHBOARD = 'urn:li:dashboard:(looker,baz)';
 const AUSTIN = ds('bigquery', 'harshal-playground-306419.test_schema.austin311_derived');
 
 const relationships = async (query: string) => {
@@ -43,6 +47,58 @@ describe('relationships', () => {
     expect(upstream.relationships[0]).toMatchObject({ type: 'DownstreamOf', entity: KAFKA });
     const downstream = await relationships(`urn=${enc(KAFKA)}&direction=INCOMING&types=DownstreamOf`);
     expect(downstream.entities).toEqual([HDFS]);
+  });
+
+  /** The same edges through the reference's graph client route, as (urn, type) pairs. */
+  const openapi = async (urn: string, direction: string, type: string) => {
+    const res = await call(t, 'GET', `/openapi/relationships/v1/?urn=${enc(urn)}&direction=${direction}&relationshipTypes=${type}&start=0&count=100`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ start: 0, count: res.body.entities.length, total: res.body.entities.length });
+    return res.body.entities as { urn: string; relationshipType: string }[];
+  };
+
+  it('answers Consumes edges from chart inputs, plain and union forms, both ways', async () => {
+    const fromChart1 = await indexed(async () => {
+      const v = await relationships(`urn=${enc(CHART1)}&direction=OUTGOING&types=Consumes`);
+      expect(v.entities).toEqual([KAFKA]);
+      return v;
+    });
+    expect(fromChart1.relationships).toEqual([expect.objectContaining({ type: 'Consumes', entity: KAFKA })]);
+    await indexed(async () => expect((await relationships(`urn=${enc(CHART2)}&direction=OUTGOING&types=List(Consumes)`)).entities).toEqual([HDFS]));
+    const intoKafka = await relationships(`urn=${enc(KAFKA)}&direction=INCOMING&types=Consumes`);
+    expect(intoKafka.entities).toContain(CHART1);
+    expect(intoKafka.entities).not.toContain(CHART2);
+    expect(intoKafka.relationships).toContainEqual(expect.objectContaining({ type: 'Consumes', entity: CHART1 }));
+    const intoHdfs = await relationships(`urn=${enc(HDFS)}&direction=INCOMING&types=Consumes`);
+    expect(intoHdfs.entities).toContain(CHART2);
+    expect(intoHdfs.entities).not.toContain(CHART1);
+
+    expect(await openapi(CHART1, 'OUTGOING', 'Consumes')).toEqual([{ urn: KAFKA, relationshipType: 'Consumes' }]);
+    expect(await openapi(CHART2, 'OUTGOING', 'Consumes')).toEqual([{ urn: HDFS, relationshipType: 'Consumes' }]);
+    expect(await openapi(KAFKA, 'INCOMING', 'Consumes')).toContainEqual({ urn: CHART1, relationshipType: 'Consumes' });
+    expect(await openapi(HDFS, 'INCOMING', 'Consumes')).toContainEqual({ urn: CHART2, relationshipType: 'Consumes' });
+  });
+
+  it('answers Contains edges from dashboard charts, both ways', async () => {
+    const charts = await indexed(async () => {
+      const v = await relationships(`urn=${enc(DASHBOARD)}&direction=OUTGOING&types=Contains`);
+      expect([...v.entities].sort()).toEqual([CHART1, CHART2]);
+      return v;
+    });
+    expect(charts.relationships.map((r: { type: string }) => r.type)).toEqual(['Contains', 'Contains']);
+    expect(charts).toMatchObject({ start: 0, count: 2, total: 2 });
+    for (const chart of [CHART1, CHART2]) {
+      const into = await relationships(`urn=${enc(chart)}&direction=INCOMING&types=Contains`);
+      expect(into.entities).toEqual([DASHBOARD]);
+      expect(into.relationships).toEqual([expect.objectContaining({ type: 'Contains', entity: DASHBOARD })]);
+      expect(await openapi(chart, 'INCOMING', 'Contains')).toEqual([{ urn: DASHBOARD, relationshipType: 'Contains' }]);
+    }
+    const viaOpenapi = await openapi(DASHBOARD, 'OUTGOING', 'Contains');
+    expect(viaOpenapi.map((e) => e.urn).sort()).toEqual([CHART1, CHART2]);
+    expect(viaOpenapi.every((e) => e.relationshipType === 'Contains')).toBe(true);
+    // Both lineage types of a dashboard at once: its charts, and no datasets (baz lists none).
+    const both = await relationships(`urn=${enc(DASHBOARD)}&direction=OUTGOING&types=List(Contains,Consumes)`);
+    expect([...both.entities].sort()).toEqual([CHART1, CHART2]);
   });
 
   it('serves the reference graph client at /openapi/relationships/v1/, page after page', async () => {
@@ -82,6 +138,15 @@ describe('time-series values', () => {
     expect(filtered.values.map((x: { aspect: { value: string } }) => JSON.parse(x.aspect.value).rowCount)).toEqual([4500]);
     const latest = await values({ latestValue: true });
     expect(JSON.parse(latest.values[0].aspect.value).rowCount).toBe(3500);
+  });
+
+  it('refuses a negative, zero or huge limit with a 400', async () => {
+    for (const limit of [-1, 0, 10_001, 1_000_000_000_000, 'many']) {
+      const res = await call(t, 'POST', '/aspects?action=getTimeseriesAspectValues', { urn: HIVE, entity: 'dataset', aspect: 'datasetProfile', limit });
+      expectRestliError(res, 400, /limit|integer/);
+    }
+    expect((await values({ limit: 10_000 })).values).toHaveLength(2);
+    expect((await values({ limit: 1 })).values).toHaveLength(1);
   });
 
   it('rejects a filter on a field time-series documents do not have', async () => {

@@ -52,6 +52,27 @@ describe('search rejects', () => {
   });
 });
 
+describe('filter, autocomplete and browse reject', () => {
+  const colour = { or: [{ and: [{ field: 'colour', value: 'red' }] }] };
+
+  it('unknown entity types', async () => {
+    expectRestliError(await post('/entities?action=filter', { entity: 'spaceship', filter: { criteria: [{ field: 'origin', value: 'PROD' }] }, start: 0, count: 10 }), 400, /Unknown entity type 'spaceship'/);
+    expectRestliError(await post('/entities?action=list', { entity: 'spaceship', start: 0, count: 10 }), 400, /spaceship/);
+    expectRestliError(await post('/entities?action=autocomplete', { entity: 'spaceship', query: 'x', limit: 5 }), 400, /Unknown entity type 'spaceship'/);
+    expectRestliError(await post('/entities?action=browse', { entity: 'spaceship', path: '/prod', start: 0, limit: 10 }), 400, /Unknown entity type 'spaceship'/);
+    expectRestliError(await post('/entities?action=getBrowsePaths', { urn: 'urn:li:spaceship:x' }), 400, /spaceship/);
+  });
+
+  it('unknown filter fields', async () => {
+    expectRestliError(await post('/entities?action=filter', { entity: 'dataset', filter: colour, start: 0, count: 10 }), 400, /Unknown filter field 'colour'/);
+    expectRestliError(await post('/entities?action=filter', { entity: 'dataset', filter: { criteria: [{ field: 'colour', value: 'red' }] }, start: 0, count: 10 }), 400, /Unknown filter field 'colour'/);
+    expectRestliError(await post('/entities?action=list', { entity: 'dataset', filter: colour, start: 0, count: 10 }), 400, /Unknown filter field 'colour'/);
+    expectRestliError(await post('/entities?action=autocomplete', { entity: 'dataset', query: 'x', filter: colour, limit: 5 }), 400, /Unknown filter field 'colour'/);
+    expectRestliError(await post('/entities?action=browse', { entity: 'dataset', path: '/prod', filter: colour, start: 0, limit: 10 }), 400, /Unknown filter field 'colour'/);
+    expectRestliError(await post('/entities?action=scrollAcrossEntities', { entities: ['dataset'], input: '*', filter: colour, count: 5 }), 400, /Unknown filter field 'colour'/);
+  });
+});
+
 describe('relationships reject', () => {
   it('bad directions, counts and URNs', async () => {
     const urn = enc(ds('hive', 'x'));
@@ -60,5 +81,19 @@ describe('relationships reject', () => {
     expectRestliError(await call(t, 'GET', `/openapi/relationships/v1/?direction=INCOMING&relationshipTypes=OwnedBy`), 400, /urn/i);
     expectRestliError(await call(t, 'GET', `/openapi/relationships/v1/?urn=${urn}&direction=UP`), 400, /direction/);
     expectRestliError(await call(t, 'GET', `/openapi/relationships/v1/?urn=${urn}&start=x`), 400, /start/);
+  });
+
+  it('huge counts with a 400; a huge start is an empty page', async () => {
+    const urn = enc(ds('hive', 'x'));
+    for (const count of ['100000000', '1000000000000000000000000']) {
+      expectRestliError(await call(t, 'GET', `/relationships?urn=${urn}&direction=INCOMING&types=OwnedBy&count=${count}`), 400, /count/);
+      expectRestliError(await call(t, 'GET', `/openapi/relationships/v1/?urn=${urn}&direction=INCOMING&relationshipTypes=OwnedBy&count=${count}`), 400, /count/);
+    }
+    const deep = await call(t, 'GET', `/relationships?urn=${urn}&direction=INCOMING&types=OwnedBy&start=1000000000&count=10`);
+    expect(deep.status).toBe(200);
+    expect(deep.body).toMatchObject({ start: 1_000_000_000, count: 0, relationships: [] });
+    const deepOpenapi = await call(t, 'GET', `/openapi/relationships/v1/?urn=${urn}&direction=INCOMING&relationshipTypes=OwnedBy&start=1000000000&count=10`);
+    expect(deepOpenapi.status).toBe(200);
+    expect(deepOpenapi.body).toMatchObject({ count: 0, entities: [] });
   });
 });

@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { SearchIndex } from '@cairn/ports';
 import { startEmbeddedCatalog, type RunningCatalog } from '../../services/standalone/src/embedded-catalog';
 import { configFromEnv } from '../../services/standalone/src/config';
 
@@ -14,6 +15,8 @@ export interface Target {
   readonly baseUrl: string;
   /** Headers every call sends: the credentials the deployment needs, if any. */
   readonly authHeaders: Readonly<Record<string, string>>;
+  /** The deployment's search index when this process holds it (an embedded target): see support/indexes.ts. */
+  readonly searchIndex?: SearchIndex;
   close(): Promise<void>;
 }
 
@@ -31,6 +34,7 @@ export async function startEmbeddedTarget(env: Record<string, string> = {}): Pro
   return {
     baseUrl: `http://127.0.0.1:${catalog.port}`,
     authHeaders: {},
+    searchIndex: catalog.ports.search,
     close: async () => {
       await catalog.close();
       rmSync(dataDir, { recursive: true, force: true });
