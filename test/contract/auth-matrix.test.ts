@@ -1,11 +1,15 @@
 /**
  * Who may do what, with authentication on: every kind of actor (anonymous, bad, expired and
  * revoked tokens, a plain user, an editor, an admin, the system client) against every family of
- * endpoints, with the status each gets; a refused write leaves the store as it was.
+ * endpoints, with the status each gets; a refused write leaves the store as it was. That covers
+ * the privileged operations too (a real time-series truncation, index restore and rebuild, task
+ * status, stored metadata test results, createTest) and token management beyond oneself
+ * (creating and revoking another user's tokens, listing everyone's): a refused truncation
+ * deletes nothing, a refused push, test or token writes nothing.
  */
 import { signJwt } from '@cairn/auth';
 import { AUTH_ENV, bearer, createToken, createUser, SIGNING_KEY, SYSTEM } from '../support/auth';
-import { call, enc, proposal, startEmbeddedTarget, type Target } from '../support/target';
+import { call, enc, eventually, proposal, startEmbeddedTarget, unique, type Reply, type Target } from '../support/target';
 
 type ActorName = 'anonymous' | 'badToken' | 'foreignToken' | 'expiredToken' | 'revokedToken' | 'reader' | 'editor' | 'admin' | 'system';
 const ACTORS: ActorName[] = ['anonymous', 'badToken', 'foreignToken', 'expiredToken', 'revokedToken', 'reader', 'editor', 'admin', 'system'];
@@ -17,6 +21,16 @@ const users = {} as Record<'reader' | 'editor' | 'admin', string>;
 
 const dataset = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,matrix_${name},PROD)`;
 const TAG = 'urn:li:tag:matrix';
+/** Names of this run, so that what the families create cannot collide with anything else. */
+const RUN = unique('matrix');
+/** A user none of the actors is: the one whose tokens they try to create, revoke and list. */
+let other: string;
+/** A token of `other` for each actor to try to revoke (made by the system client, so no actor's own). */
+const othersTokens = {} as Record<ActorName, string>;
+/** A metadata test the shouldPush family runs. */
+const PUSH_TEST = `urn:li:test:${RUN}_push`;
+/** A finished truncation task, whose status the getEsTaskStatus family asks for. */
+let finishedTask: string;
 
 beforeAll(async () => {
   t = await startEmbeddedTarget(AUTH_ENV);
@@ -41,6 +55,22 @@ beforeAll(async () => {
     expect(r.status).toBe(200);
   }
   await call(t, 'POST', '/aspects?action=ingestProposal', proposal(TAG, 'tagProperties', { name: 'matrix' }), SYSTEM);
+
+  other = await createUser(t, `${RUN}_other`, 'other-password', 'Editor');
+  for (const actor of ACTORS) othersTokens[actor] = (await createToken(t, other, SYSTEM)).id;
+  const definition = { on: { types: ['dataset'] }, rules: { property: 'datasetProperties.description', operator: 'exists' } };
+  const pushTest = await call(t, 'POST', '/aspects?action=ingestProposal', proposal(PUSH_TEST, 'testInfo', { name: 'has a description', category: 'Contract', definition: { type: 'JSON', json: JSON.stringify(definition) } }), SYSTEM);
+  expect(pushTest.status).toBe(200);
+  // One profile per actor, at a time of its own: see the truncation family.
+  for (const actor of ACTORS) {
+    const written = await call(t, 'POST', '/aspects?action=ingestProposal', proposal(dataset(actor), 'datasetProfile', { timestampMillis: profileTime(actor), rowCount: 1 }), SYSTEM);
+    expect(written.status).toBe(200);
+  }
+  for (const actor of ACTORS) await eventually(async () => (await profiles(actor)) === 1);
+  const truncation = await call(t, 'POST', '/operations?action=truncateTimeseriesAspect', { entityType: 'dataset', aspect: 'datasetUsageStatistics', endTimeMillis: 1, dryRun: false }, SYSTEM);
+  expect(truncation.status).toBe(200);
+  finishedTask = truncation.body.value;
+  await taskDone(finishedTask);
 }, 60_000);
 afterAll(() => t?.close());
 
@@ -59,6 +89,38 @@ const admins: ActorName[] = ['admin', 'system'];
 
 const gqlCall = (actor: ActorName, query: string, variables: Record<string, unknown> = {}) => call(t, 'POST', '/api/graphql', { query, variables }, headers[actor]);
 const latest = async (urn: string, aspect: string) => (await call(t, 'GET', `/entitiesV2/${enc(urn)}?aspects=List(${aspect})`, undefined, SYSTEM)).body.aspects?.[aspect]?.value;
+const exists = async (urn: string) => (await call(t, 'POST', '/entities?action=exists', { urn }, SYSTEM)).body.value === true;
+
+/** Waits until an operations task (a truncation, a rebuild) has finished. */
+async function taskDone(task: string): Promise<void> {
+  await eventually(async () => {
+    const r = await call(t, 'POST', '/operations?action=getEsTaskStatus', { task }, SYSTEM);
+    return r.status === 200 && JSON.parse(r.body.value).completed === true;
+  }, 20_000);
+}
+/** Answers as the actor's request did, once the task it started (if it started one) has finished. */
+async function finished(reply: Promise<Reply>): Promise<Reply> {
+  const r = await reply;
+  if (r.status === 200) await taskDone(r.body.value);
+  return r;
+}
+
+/**
+ * The truncation family deletes every dataset profile older than a time, whoever's it is, so each
+ * actor's profile is at a time of its own: those allowed to truncate first, in the order they
+ * run, then the others. An allowed actor's cut (just after its own profile) takes only its own
+ * and earlier allowed ones' (already gone); a refused actor's cut would take its own, which the
+ * test then finds still there.
+ */
+const TRUNCATE_ALLOWED: ActorName[] = ['admin', 'system'];
+const TRUNCATE_ORDER: ActorName[] = [...ACTORS.filter((a) => TRUNCATE_ALLOWED.includes(a)), ...ACTORS.filter((a) => !TRUNCATE_ALLOWED.includes(a))];
+const profileTime = (a: ActorName) => 1_000_000 + 1000 * TRUNCATE_ORDER.indexOf(a);
+const profiles = async (a: ActorName): Promise<number> =>
+  (await call(t, 'POST', '/aspects?action=getTimeseriesAspectValues', { urn: dataset(a), entity: 'dataset', aspect: 'datasetProfile' }, SYSTEM)).body.value.values.length;
+
+const TOKENS_LIST = 'query($input: ListAccessTokenInput!) { listAccessTokens(input: $input) { total tokens { id actorUrn ownerUrn name } } }';
+const tokensOf = async (actorUrn: string): Promise<{ id: string; name: string; ownerUrn: string }[]> =>
+  (await call(t, 'POST', '/api/graphql', { query: TOKENS_LIST, variables: { input: { start: 0, count: 1000, filters: [{ field: 'actorUrn', values: [actorUrn] }] } } }, SYSTEM)).body.data.listAccessTokens.tokens;
 
 const FAMILIES: Family[] = [
   {
@@ -91,14 +153,55 @@ const FAMILIES: Family[] = [
     request: (a) => call(t, 'POST', '/entities?action=search', { entity: 'dataset', input: '*', start: 0, count: 5 }, headers[a]),
   },
   {
-    name: 'operations',
+    name: 'operations: getIndexSizes (GET_TIMESERIES_INDEX_SIZES)',
     allowed: admins,
     request: (a) => call(t, 'POST', '/operations?action=getIndexSizes', {}, headers[a]),
+  },
+  {
+    name: 'operations: truncateTimeseriesAspect, a real run (TRUNCATE_TIMESERIES_INDEX)',
+    allowed: TRUNCATE_ALLOWED,
+    request: (a) =>
+      finished(call(t, 'POST', '/operations?action=truncateTimeseriesAspect', { entityType: 'dataset', aspect: 'datasetProfile', endTimeMillis: profileTime(a) + 1, dryRun: false, batchSize: 10 }, headers[a])),
+    // "Written" here is deleted: the actor's profile is gone.
+    written: async (a) => (await profiles(a)) === 0,
+  },
+  {
+    name: 'operations: getEsTaskStatus (GET_ES_TASK_STATUS)',
+    allowed: admins,
+    request: (a) => call(t, 'POST', '/operations?action=getEsTaskStatus', { task: finishedTask }, headers[a]),
+  },
+  {
+    name: 'operations: restoreIndices (RESTORE_INDICES)',
+    allowed: admins,
+    request: (a) => call(t, 'POST', '/operations?action=restoreIndices', { urn: dataset(a) }, headers[a]),
+  },
+  {
+    name: 'operations: restoreIndices under /aspects (RESTORE_INDICES)',
+    allowed: admins,
+    request: (a) => call(t, 'POST', '/aspects?action=restoreIndices', { urn: dataset(a) }, headers[a]),
+  },
+  {
+    name: 'operations: rebuildIndices (RESTORE_INDICES; empties and refills the indexes)',
+    allowed: admins,
+    request: (a) => finished(call(t, 'POST', '/operations?action=rebuildIndices', {}, headers[a])),
   },
   {
     name: 'metadata tests evaluation',
     allowed: everyone,
     request: (a) => call(t, 'POST', '/test?action=evaluate', { urn: dataset(a) }, headers[a]),
+  },
+  {
+    name: 'metadata tests evaluation storing the results (shouldPush: testResults needs EDIT_ENTITY)',
+    allowed: editors,
+    request: (a) => call(t, 'POST', '/test?action=evaluate', { urn: dataset(a), testUrns: [PUSH_TEST], shouldPush: true }, headers[a]),
+    written: async (a) => (await latest(dataset(a), 'testResults')) !== undefined,
+  },
+  {
+    name: 'GraphQL createTest (MANAGE_TESTS)',
+    allowed: admins,
+    request: (a) =>
+      gqlCall(a, 'mutation($id: String!) { createTest(input: {id: $id, name: "matrix", category: "Contract", definition: {json: "{}"}}) }', { id: `${RUN}_created_by_${a}` }),
+    written: (a) => exists(`urn:li:test:${RUN}_created_by_${a}`),
   },
   {
     name: 'GraphQL queries',
@@ -123,6 +226,20 @@ const FAMILIES: Family[] = [
     request: (a) => gqlCall(a, 'mutation($u: String!) { createAccessToken(input: {type: PERSONAL, actorUrn: $u, duration: ONE_HOUR, name: "mine"}) { accessToken } }', { u: a in users ? users[a as keyof typeof users] : 'urn:li:corpuser:matrix_admin' }),
   },
   {
+    name: 'creating an access token for another user (MANAGE_ACCESS_TOKENS)',
+    allowed: admins,
+    request: (a) =>
+      gqlCall(a, 'mutation($u: String!, $n: String!) { createAccessToken(input: {type: PERSONAL, actorUrn: $u, duration: ONE_HOUR, name: $n}) { accessToken } }', { u: other, n: `${RUN} by ${a}` }),
+    written: async (a) => (await tokensOf(other)).some((x) => x.name === `${RUN} by ${a}`),
+  },
+  {
+    name: "revoking another user's access token (MANAGE_ACCESS_TOKENS)",
+    allowed: admins,
+    request: (a) => gqlCall(a, 'mutation($id: String!) { revokeAccessToken(tokenId: $id) }', { id: othersTokens[a] }),
+    // "Written" here is deleted: the token's record is gone (and with it the token).
+    written: async (a) => !(await exists(`urn:li:dataHubAccessToken:${othersTokens[a]}`)),
+  },
+  {
     name: 'managing policies',
     allowed: admins,
     request: (a) => gqlCall(a, '{ listPolicies(input: {start: 0, count: 5}) { total } }'),
@@ -137,6 +254,38 @@ describe.each(FAMILIES)('$name', (family) => {
     if (expected === 200 && res.body?.errors) throw new Error(`${actor}: ${JSON.stringify(res.body.errors)}`);
     if (expected !== 200) expect(JSON.stringify(res.body)).toMatch(expected === 401 ? /Authentication required|Invalid credentials/ : /Unauthorized to perform this action/);
     if (family.written) expect(await family.written(actor)).toBe(expected === 200);
+  });
+});
+
+/**
+ * listAccessTokens answers every authenticated actor, but only those with MANAGE_ACCESS_TOKENS
+ * (admins, the system client) see everyone's tokens; a user without it sees only the tokens it
+ * owns or acts as, never another user's (asked for by actor or not). Listing writes nothing.
+ */
+describe("listing everyone's access tokens (MANAGE_ACCESS_TOKENS)", () => {
+  it.each(ACTORS)('%s', async (actor) => {
+    const before = (await tokensOf(other)).map((x) => x.id).sort();
+    expect(before.length).toBeGreaterThan(0);
+    const all = await gqlCall(actor, TOKENS_LIST, { input: { start: 0, count: 1000 } });
+    const others = await gqlCall(actor, TOKENS_LIST, { input: { start: 0, count: 1000, filters: [{ field: 'actorUrn', values: [other] }] } });
+    if (UNAUTHENTICATED.includes(actor)) {
+      expect({ actor, statuses: [all.status, others.status] }).toEqual({ actor, statuses: [401, 401] });
+      expect(all.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    } else {
+      expect({ actor, statuses: [all.status, others.status], errors: all.body.errors ?? others.body.errors }).toEqual({ actor, statuses: [200, 200], errors: undefined });
+      const listed: { actorUrn: string; ownerUrn: string }[] = all.body.data.listAccessTokens.tokens;
+      const ofOther: { id: string }[] = others.body.data.listAccessTokens.tokens;
+      if (admins.includes(actor)) {
+        expect(listed.some((x) => x.actorUrn === other)).toBe(true);
+        expect(ofOther.map((x) => x.id).sort()).toEqual(before);
+      } else {
+        const me = users[actor as 'reader' | 'editor'];
+        expect(listed.length).toBeGreaterThan(0); // the token it calls with
+        expect(listed.filter((x) => x.actorUrn !== me && x.ownerUrn !== me)).toEqual([]);
+        expect({ actor, ofOther, total: others.body.data.listAccessTokens.total }).toEqual({ actor, ofOther: [], total: 0 });
+      }
+    }
+    expect((await tokensOf(other)).map((x) => x.id).sort()).toEqual(before);
   });
 });
 
@@ -155,6 +304,13 @@ describe('refusals', () => {
     for (const path of ['/health', '/config', '/api/gms/config', '/gms/health']) expect((await call(t, 'GET', path)).status).toBe(200);
     expect((await call(t, 'GET', '/metrics')).status).toBe(401);
     expect((await call(t, 'GET', '/api/gms/entitiesV2/' + enc(dataset('x')))).status).toBe(401);
+  });
+
+  it('deleted nothing for a refused truncation, even after the allowed ones ran', async () => {
+    // Every refused actor's profile is newer than the allowed actors' cuts: all must still be there.
+    const refused = ACTORS.filter((a) => !TRUNCATE_ALLOWED.includes(a));
+    expect(await Promise.all(refused.map(async (a) => [a, await profiles(a)]))).toEqual(refused.map((a) => [a, 1]));
+    expect(await Promise.all(TRUNCATE_ALLOWED.map(async (a) => [a, await profiles(a)]))).toEqual(TRUNCATE_ALLOWED.map((a) => [a, 0]));
   });
 
   it('refuse a whole batch when one proposal is not allowed, writing nothing', async () => {
