@@ -1,5 +1,5 @@
 /** Credentials for tests: an embedded catalog with authentication on, tokens, users with roles, sessions. */
-import { call, type Target } from './target';
+import { call, startEmbeddedTarget, startTarget, type Target } from './target';
 
 export const SYSTEM_SECRET = 'test-system-client-secret';
 export const SIGNING_KEY = 'test-signing-key-of-at-least-32-characters';
@@ -49,4 +49,24 @@ export async function clientToken(t: Target): Promise<string | undefined> {
   if (!t.authHeaders.Authorization) return undefined;
   const { token } = await createToken(t, process.env.CAIRN_TEST_TOKEN_ACTOR ?? 'urn:li:corpuser:datahub', {});
   return token;
+}
+
+/**
+ * Whether the contract tests can reach a deployment with authentication on: the one
+ * CAIRN_BASE_URL names has it when the suite was given credentials for it (CAIRN_TEST_AUTH, as
+ * CI's second pass does for gms); without CAIRN_BASE_URL, startAuthTarget starts an embedded
+ * catalog with it. False for a deployment given without credentials (authentication off).
+ */
+export const AUTH_TARGET_AVAILABLE = !process.env.CAIRN_BASE_URL || Boolean(process.env.CAIRN_TEST_AUTH);
+
+/**
+ * A deployment with authentication on (see AUTH_TARGET_AVAILABLE) whose calls send no
+ * credentials unless given headers, and the headers of a caller it lets do everything:
+ * CAIRN_TEST_AUTH for an external deployment, the system client for an embedded one.
+ */
+export async function startAuthTarget(): Promise<{ target: Target; credentials: Record<string, string> }> {
+  if (!process.env.CAIRN_BASE_URL) return { target: await startEmbeddedTarget(AUTH_ENV), credentials: SYSTEM };
+  const external = await startTarget();
+  if (!external.authHeaders.Authorization) throw new Error('CAIRN_BASE_URL is given without CAIRN_TEST_AUTH: its authentication is taken to be off');
+  return { target: { ...external, authHeaders: {} }, credentials: { ...external.authHeaders } };
 }
