@@ -10,10 +10,10 @@ import {
   ENTITY_DIRECTORY_COLLECTION,
   WRITE_LOCK_COLLECTION,
   aspectLockKey,
+  MongoAspectStore,
   openMongoAspectStore,
   rowId,
   type AspectDocument,
-  type MongoAspectStore,
   type WriteLockDocument,
 } from '@cairn/adapter-mongo';
 import type { AspectWrite, WriteOutcome } from '@cairn/ports';
@@ -311,6 +311,31 @@ describeWithMongo('MongoAspectStore on a MongoDB-wire server', () => {
       expect((await store.write(w)).kind).toBe('replayed');
       expect(await names(DATASET)).toEqual(['status']);
       expect(await store.exists(DATASET)).toBe(true);
+    });
+
+    it('reads an entity with lookups by _id only, never a filter FerretDB would scan the collection for', async () => {
+      await store.write(aspectWrite(DATASET, 'status', { removed: false }));
+      await store.write(aspectWrite(DATASET, 'ownership', { owners: [] }));
+      const monitored = await MongoClient.connect(MONGODB_URI, { monitorCommands: true });
+      const filters: Record<string, unknown>[] = [];
+      monitored.on('commandStarted', (e) => {
+        if (e.commandName === 'find') filters.push(e.command.filter as Record<string, unknown>);
+      });
+      const watched = await MongoAspectStore.open(monitored, monitored.db(dbName));
+      try {
+        filters.length = 0;
+        expect((await watched.getLatest([DATASET])).map((r) => r.aspect)).toEqual(['ownership', 'status']);
+        expect(await watched.exists(DATASET)).toBe(true);
+        expect(filters.length).toBeGreaterThan(0);
+        // FerretDB answers a lone string _id from its index; MongoDB may also take many ids in one $in.
+        const ferret = 'ferretdbVersion' in (await raw.db(dbName).admin().command({ buildInfo: 1 }));
+        for (const filter of filters) {
+          expect(Object.keys(filter)).toEqual(['_id']);
+          if (ferret) expect(typeof filter._id).toBe('string');
+        }
+      } finally {
+        await watched.close();
+      }
     });
 
     it('is built from the rows of a database written before it existed', async () => {

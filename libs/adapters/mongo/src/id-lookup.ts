@@ -17,8 +17,12 @@ const pointReads: IdLookup = async <T extends Document & { _id: string }>(collec
   return found.filter((doc) => doc !== null) as T[];
 };
 
-/** The lookup that suits the server behind `db` (FerretDB names itself in buildInfo). */
+/** Whether buildInfo comes from FerretDB (1.x says `ferretdbVersion`; some releases nest a `ferretdb` document). */
+export function isFerretDb(buildInfo: Readonly<Record<string, unknown>>): boolean {
+  return 'ferretdbVersion' in buildInfo || 'ferretdb' in buildInfo;
+}
+
+/** The lookup that suits the server behind `db`. */
 export async function idLookupFor(db: Db): Promise<IdLookup> {
-  const info = await db.admin().command({ buildInfo: 1 });
-  return 'ferretdb' in info ? pointReads : oneQuery;
+  return isFerretDb(await db.admin().command({ buildInfo: 1 })) ? pointReads : oneQuery;
 }
