@@ -2,9 +2,9 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { REPO_ROOT } from '../support/process';
-import { SAMPLES_DIR } from '../support/samples';
+import { SAMPLES_DIR, sampleFiles } from '../support/samples';
 import { clientToken } from '../support/auth';
 import { call, enc, startTarget, unique, type Target } from '../support/target';
 
@@ -33,6 +33,14 @@ describe('npm run ingest', () => {
     const hive = await call(t, 'GET', `/entitiesV2/${enc('urn:li:dataset:(urn:li:dataPlatform:hive,SampleHiveDataset,PROD)')}?aspects=List(ownership)`);
     expect(hive.body.aspects.ownership.value.owners.length).toBeGreaterThan(0);
   });
+
+  it('loads every reference sample file, nothing failed', async () => {
+    const files = sampleFiles();
+    const r = await ingest(...files);
+    expect(r.stdout).toMatch(/Ingested (\d+) of \1 records into .*; 0 failed\./);
+    expect(r.code).toBe(0);
+    for (const f of files) expect(r.stderr).toContain(basename(f));
+  }, 300_000);
 
   it('reports what failed and why, and exits non-zero', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cairn-cli-'));

@@ -63,6 +63,19 @@ describe('legacy /entities', () => {
     }
   });
 
+  it('batch-ingests snapshots in the Avro-JSON union form', async () => {
+    const urns = [unique('a1'), unique('a2')].map((n) => `urn:li:tag:${n}`);
+    const res = await call(t, 'POST', '/entities?action=batchIngest', {
+      entities: urns.map((urn) => ({
+        value: { 'com.linkedin.pegasus2avro.metadata.snapshot.TagSnapshot': { urn, aspects: [{ 'com.linkedin.pegasus2avro.tag.TagProperties': { name: urn.slice(11), description: { string: 'union' }, colorHex: null } }] } },
+      })),
+    });
+    expect(res.status).toBe(200);
+    for (const urn of urns) {
+      expect((await call(t, 'GET', `/entitiesV2/${enc(urn)}?aspects=List(tagProperties)`)).body.aspects.tagProperties.value).toEqual({ name: urn.slice(11), description: 'union' });
+    }
+  });
+
   it('reads a glossary term with ownership and glossaryTermInfo on the snapshot itself', async () => {
     const urn = `urn:li:glossaryTerm:${unique('term')}`;
     await call(t, 'POST', '/entities?action=ingest', {

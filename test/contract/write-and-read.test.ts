@@ -98,6 +98,18 @@ describe('ingestProposal and reads', () => {
     expect(Object.keys(res.body.aspects).sort()).toEqual(['datasetKey', 'status']);
   });
 
+  it('hard-deletes one aspect, every version of it, with /entities?action=delete and aspectName', async () => {
+    const urn = datasetUrn(unique('delone'));
+    await call(t, 'POST', '/aspects?action=ingestProposal', proposal(urn, 'status', { removed: false }));
+    await call(t, 'POST', '/aspects?action=ingestProposal', proposal(urn, 'globalTags', { tags: [] }));
+    await call(t, 'POST', '/aspects?action=ingestProposal', proposal(urn, 'globalTags', { tags: [{ tag: 'urn:li:tag:x' }] }));
+    const del = await call(t, 'POST', '/entities?action=delete', { urn, aspectName: 'globalTags' });
+    expect(del.status).toBe(200);
+    expect(del.body.value).toMatchObject({ urn, rows: 2 });
+    expect(Object.keys((await call(t, 'GET', `/entitiesV2/${enc(urn)}`)).body.aspects).sort()).toEqual(['datasetKey', 'status']);
+    expect((await call(t, 'GET', `/aspects/${enc(urn)}?aspect=globalTags&version=1`)).status).toBe(404);
+  });
+
   it('applies a JSON patch to the latest value', async () => {
     const urn = datasetUrn(unique('patch'));
     await call(t, 'POST', '/aspects?action=ingestProposal', proposal(urn, 'globalTags', { tags: [{ tag: 'urn:li:tag:a' }] }));
