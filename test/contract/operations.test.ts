@@ -190,7 +190,11 @@ describe('restoring indexes from the store', () => {
     await write(proposal(urn, 'datasetProperties', { name, description: `restored ${name}`, customProperties: {} }));
     await write(proposal(urn, 'globalTags', { tags: [{ tag: `urn:li:tag:${name}` }] }));
     const found = async (input: string) => (await entities(t, 'search', { entity: 'dataset', input, start: 0, count: 5 })).entities;
-    await indexed(async () => expect(await found(name)).toEqual([urn]));
+    // Both writes indexed (they may be projected in separate batches): the document and the tag edge.
+    await indexed(async () => {
+      expect(await found(`tags:${name}`)).toEqual([urn]);
+      expect(await outgoing(urn)).toEqual([`urn:li:tag:${name}`]);
+    });
     await wipeSearchDocument(t, 'dataset', urn);
     await indexed(async () => {
       expect(await found(name)).toEqual([]);
