@@ -80,8 +80,12 @@ export class MongoAspectStore implements AspectStore {
     });
   }
 
+  /** Whether a named aspect has its row, reading ids only (a name may briefly outlive its row). */
   async exists(urn: string): Promise<boolean> {
-    return (await this.getLatest([urn])).length > 0;
+    for (const aspect of (await this.directory.aspectsOf([urn])).get(urn) ?? []) {
+      if (await this.rows.findOne({ _id: rowId(urn, aspect, 0) }, { projection: { _id: 1 } })) return true;
+    }
+    return false;
   }
 
   async scanLatest(scan: AspectScan): Promise<StoredAspect[]> {
