@@ -338,6 +338,15 @@ describeWithMongo('MongoAspectStore on a MongoDB-wire server', () => {
       }
     });
 
+    it('names every aspect when many first writes of one entity race', async () => {
+      const aspects = ['status', 'ownership', 'globalTags', 'glossaryTerms', 'institutionalMemory', 'deprecation'];
+      for (let round = 0; round < 5; round++) {
+        const urn = `urn:li:dataset:(urn:li:dataPlatform:hive,race${round},PROD)`;
+        await Promise.all(aspects.map((aspect) => store.write(aspectWrite(urn, aspect, {}))));
+        expect(await names(urn)).toEqual([...aspects].sort());
+      }
+    });
+
     it('is built from the rows of a database written before it existed', async () => {
       await store.write(aspectWrite(DATASET, 'status', { removed: false }));
       await store.write(aspectWrite(DATASET, 'ownership', { owners: [] }));

@@ -7,10 +7,13 @@
  * proposal is delivered again, which repairs a writer that died in between; it is removed after
  * the aspect's rows are deleted, and added back if a first write raced the delete and its row is
  * there. So once writes settle the names are exactly the aspects that have a latest row; in
- * between a name may point at no row, and readers skip it.
+ * between a name may point at no row, and readers skip it. An entity's document changes only
+ * under its directory lock: FerretDB applies `$addToSet` as a read and a later write, so two
+ * unlocked changes of one document can lose one of them.
  */
 import type { Collection, Db } from 'mongodb';
 import { ASPECT_COLLECTION, rowId, type AspectDocument } from './aspect-document';
+import type { AspectWriteLocks } from './aspect-write-locks';
 import { text } from './checked-values';
 import type { IdLookup } from './id-lookup';
 
@@ -24,47 +27,57 @@ export interface EntityDirectoryDocument {
 
 /** Says the directory holds every entity of the aspect collection (no URN looks like this). */
 const BUILT_MARK = 'cairn:built-from-aspect-rows';
-const BUILD_BATCH = 500;
+/** The lock of an entity's directory document, beside its aspects' locks (no aspect is named so). */
+const DIRECTORY_LOCK = '(directory)';
 
 export class EntityDirectory {
   private constructor(
     private readonly entries: Collection<EntityDirectoryDocument>,
     private readonly rows: Collection<AspectDocument>,
+    private readonly locks: AspectWriteLocks,
     private readonly byIds: IdLookup,
   ) {}
 
   /** Opens the directory of `db`, first building it from the aspect rows of a database written before it existed. */
-  static async open(db: Db, byIds: IdLookup): Promise<EntityDirectory> {
-    const directory = new EntityDirectory(db.collection(ENTITY_DIRECTORY_COLLECTION), db.collection(ASPECT_COLLECTION), byIds);
+  static async open(db: Db, locks: AspectWriteLocks, byIds: IdLookup): Promise<EntityDirectory> {
+    const directory = new EntityDirectory(db.collection(ENTITY_DIRECTORY_COLLECTION), db.collection(ASPECT_COLLECTION), locks, byIds);
     if (!(await directory.entries.findOne({ _id: BUILT_MARK }))) await directory.build();
     return directory;
   }
 
   private async build(): Promise<void> {
-    const cursor = this.rows.find({ version: 0 }, { projection: { urn: 1, aspect: 1 } });
-    let batch: { urn: string; aspect: string }[] = [];
-    const flush = async () => {
-      if (batch.length) await this.entries.bulkWrite(batch.map(({ urn, aspect }) => ({ updateOne: { filter: { _id: urn }, update: { $addToSet: { aspects: aspect } }, upsert: true } })), { ordered: false });
-      batch = [];
-    };
+    const cursor = this.rows.find({ version: 0 }, { projection: { urn: 1, aspect: 1 } }).sort({ urn: 1 });
+    let urn: string | undefined;
+    let names: string[] = [];
     for await (const row of cursor) {
-      batch.push(row);
-      if (batch.length >= BUILD_BATCH) await flush();
+      if (row.urn !== urn && urn !== undefined) await this.addAll(urn, names);
+      if (row.urn !== urn) names = [];
+      urn = row.urn;
+      names.push(row.aspect);
     }
-    await flush();
+    if (urn !== undefined) await this.addAll(urn, names);
     await this.entries.updateOne({ _id: BUILT_MARK }, { $set: { aspects: [] } }, { upsert: true });
   }
 
   async add(urn: string, aspect: string): Promise<void> {
-    await this.entries.updateOne({ _id: text(urn, 'urn') }, { $addToSet: { aspects: text(aspect, 'aspect') } }, { upsert: true });
+    await this.addAll(urn, [aspect]);
+  }
+
+  private async addAll(urn: string, aspects: readonly string[]): Promise<void> {
+    const each = aspects.map((a) => text(a, 'aspect'));
+    await this.locked(urn, () => this.entries.updateOne({ _id: text(urn, 'urn') }, { $addToSet: { aspects: { $each: each } } }, { upsert: true }));
+  }
+
+  private locked<T>(urn: string, change: () => Promise<T>): Promise<T> {
+    return this.locks.withLocks(urn, [DIRECTORY_LOCK], 'the entity directory', change);
   }
 
   /** After the aspects' rows were deleted: drops their names, keeping any a racing first write brought back. */
   async remove(urn: string, aspects: readonly string[]): Promise<void> {
     if (aspects.length === 0) return;
-    await this.entries.updateOne({ _id: text(urn, 'urn') }, { $pullAll: { aspects: aspects.map((a) => text(a, 'aspect')) } });
+    await this.locked(urn, () => this.entries.updateOne({ _id: text(urn, 'urn') }, { $pullAll: { aspects: aspects.map((a) => text(a, 'aspect')) } }));
     const recreated = await this.byIds(this.rows, aspects.map((aspect) => rowId(urn, aspect, 0)));
-    await Promise.all(recreated.map((row) => this.add(row.urn, row.aspect)));
+    if (recreated.length) await this.addAll(urn, recreated.map((row) => row.aspect));
   }
 
   /** The aspect names of each URN (in name order), none for a URN it does not know. */

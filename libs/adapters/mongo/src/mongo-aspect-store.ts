@@ -35,7 +35,7 @@ export class MongoAspectStore implements AspectStore {
     await ensureIndexes(rows);
     const locks = await AspectWriteLocks.open(db.collection<WriteLockDocument>(WRITE_LOCK_COLLECTION));
     const byIds = await idLookupFor(db);
-    return new MongoAspectStore(client, rows, locks, await EntityDirectory.open(db, byIds), byIds);
+    return new MongoAspectStore(client, rows, locks, await EntityDirectory.open(db, locks, byIds), byIds);
   }
 
   async write(write: AspectWrite): Promise<WriteOutcome> {
