@@ -7,15 +7,15 @@
  * proposal is delivered again, which repairs a writer that died in between; it is removed after
  * the aspect's rows are deleted, and added back if a first write raced the delete and its row is
  * there. So once writes settle the names are exactly the aspects that have a latest row; in
- * between a name may point at no row, and readers skip it. An entity's document changes only
- * under its directory lock: FerretDB applies `$addToSet` as a read and a later write, so two
- * unlocked changes of one document can lose one of them.
+ * between a name may point at no row, and readers skip it. On a server whose updates are not
+ * atomic (FerretDB applies `$addToSet` as a read and a later write, so two changes of one document
+ * can lose one), an entity's document changes only under its directory lock.
  */
 import type { Collection, Db } from 'mongodb';
 import { ASPECT_COLLECTION, rowId, type AspectDocument } from './aspect-document';
 import type { AspectWriteLocks } from './aspect-write-locks';
 import { text } from './checked-values';
-import type { IdLookup } from './id-lookup';
+import type { ServerTraits } from './server-traits';
 
 export const ENTITY_DIRECTORY_COLLECTION = 'metadata_entity_aspects';
 
@@ -35,12 +35,12 @@ export class EntityDirectory {
     private readonly entries: Collection<EntityDirectoryDocument>,
     private readonly rows: Collection<AspectDocument>,
     private readonly locks: AspectWriteLocks,
-    private readonly byIds: IdLookup,
+    private readonly server: ServerTraits,
   ) {}
 
   /** Opens the directory of `db`, first building it from the aspect rows of a database written before it existed. */
-  static async open(db: Db, locks: AspectWriteLocks, byIds: IdLookup): Promise<EntityDirectory> {
-    const directory = new EntityDirectory(db.collection(ENTITY_DIRECTORY_COLLECTION), db.collection(ASPECT_COLLECTION), locks, byIds);
+  static async open(db: Db, locks: AspectWriteLocks, server: ServerTraits): Promise<EntityDirectory> {
+    const directory = new EntityDirectory(db.collection(ENTITY_DIRECTORY_COLLECTION), db.collection(ASPECT_COLLECTION), locks, server);
     if (!(await directory.entries.findOne({ _id: BUILT_MARK }))) await directory.build();
     return directory;
   }
@@ -69,20 +69,20 @@ export class EntityDirectory {
   }
 
   private locked<T>(urn: string, change: () => Promise<T>): Promise<T> {
-    return this.locks.withLocks(urn, [DIRECTORY_LOCK], 'the entity directory', change);
+    return this.server.atomicUpdates ? change() : this.locks.withLocks(urn, [DIRECTORY_LOCK], 'the entity directory', change);
   }
 
   /** After the aspects' rows were deleted: drops their names, keeping any a racing first write brought back. */
   async remove(urn: string, aspects: readonly string[]): Promise<void> {
     if (aspects.length === 0) return;
     await this.locked(urn, () => this.entries.updateOne({ _id: text(urn, 'urn') }, { $pullAll: { aspects: aspects.map((a) => text(a, 'aspect')) } }));
-    const recreated = await this.byIds(this.rows, aspects.map((aspect) => rowId(urn, aspect, 0)));
+    const recreated = await this.server.byIds(this.rows, aspects.map((aspect) => rowId(urn, aspect, 0)));
     if (recreated.length) await this.addAll(urn, recreated.map((row) => row.aspect));
   }
 
   /** The aspect names of each URN (in name order), none for a URN it does not know. */
   async aspectsOf(urns: readonly string[]): Promise<Map<string, string[]>> {
-    const found = await this.byIds(this.entries, urns.map((urn) => text(urn, 'urn')));
+    const found = await this.server.byIds(this.entries, urns.map((urn) => text(urn, 'urn')));
     return new Map(found.map((entry) => [entry._id, [...entry.aspects].sort()]));
   }
 }

@@ -4,7 +4,7 @@ import type { AspectScan, AspectStore, AspectWrite, StoredAspect, WriteOutcome }
 import { ASPECT_COLLECTION, rowId, toStoredAspect, type AspectDocument } from './aspect-document';
 import { AspectWriteLocks, WRITE_LOCK_COLLECTION, type WriteLockDocument } from './aspect-write-locks';
 import { EntityDirectory } from './entity-directory';
-import { idLookupFor, type IdLookup } from './id-lookup';
+import { serverTraits, type IdLookup } from './server-traits';
 import { byAspect, byUrn, latestMatching } from './scan-filters';
 import { writeVersioned } from './versioned-write';
 
@@ -34,8 +34,8 @@ export class MongoAspectStore implements AspectStore {
     const rows = db.collection<AspectDocument>(ASPECT_COLLECTION);
     await ensureIndexes(rows);
     const locks = await AspectWriteLocks.open(db.collection<WriteLockDocument>(WRITE_LOCK_COLLECTION));
-    const byIds = await idLookupFor(db);
-    return new MongoAspectStore(client, rows, locks, await EntityDirectory.open(db, locks, byIds), byIds);
+    const server = await serverTraits(db);
+    return new MongoAspectStore(client, rows, locks, await EntityDirectory.open(db, locks, server), server.byIds);
   }
 
   async write(write: AspectWrite): Promise<WriteOutcome> {

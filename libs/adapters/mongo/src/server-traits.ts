@@ -1,7 +1,10 @@
 /**
- * Reading many documents by `_id`. MongoDB answers `{_id: {$in: ids}}` from its index in one round
- * trip; FerretDB 1.x pushes down only a filter that is a lone `_id` (anything else, `$in`
- * included, scans the collection), so there each id is its own point read, all in flight at once.
+ * What the store adapts to in the server behind it. Reading many documents by `_id`: MongoDB
+ * answers `{_id: {$in: ids}}` from its index in one round trip; FerretDB 1.x pushes down only a
+ * filter that is a lone `_id` (anything else, `$in` included, scans the collection), so there each
+ * id is its own point read, all in flight at once. Updates: MongoDB applies one to a document
+ * atomically; FerretDB 1.x reads the document, then writes it whole by `_id`, so two concurrent
+ * updates of one document can lose one.
  */
 import type { Collection, Db, Document, Filter } from 'mongodb';
 
@@ -22,7 +25,12 @@ export function isFerretDb(buildInfo: Readonly<Record<string, unknown>>): boolea
   return 'ferretdbVersion' in buildInfo || 'ferretdb' in buildInfo;
 }
 
-/** The lookup that suits the server behind `db`. */
-export async function idLookupFor(db: Db): Promise<IdLookup> {
-  return isFerretDb(await db.admin().command({ buildInfo: 1 })) ? pointReads : oneQuery;
+export interface ServerTraits {
+  readonly byIds: IdLookup;
+  /** Whether an update's read and write of a document are one atomic step. */
+  readonly atomicUpdates: boolean;
+}
+
+export async function serverTraits(db: Db): Promise<ServerTraits> {
+  return isFerretDb(await db.admin().command({ buildInfo: 1 })) ? { byIds: pointReads, atomicUpdates: false } : { byIds: oneQuery, atomicUpdates: true };
 }

@@ -1,4 +1,4 @@
-import { isFerretDb } from './id-lookup';
+import { isFerretDb } from './server-traits';
 
 describe('isFerretDb', () => {
   it('recognises FerretDB 1.x by its buildInfo, and MongoDB by the lack of it', () => {
