@@ -121,7 +121,7 @@ suite('the distributed pipeline on Kafka, MongoDB and Elasticsearch', () => {
     await send(700, COUNT);
     await start('mae-consumer');
 
-    // FerretDB's SQLite handler is the slow part (no secondary indexes): give a loaded machine time.
+    // FerretDB is the slow part (several round trips per versioned write): give a loaded machine time.
     expect(await until(persisted, (n) => n >= DATASETS, 300_000)).toBe(DATASETS);
     const lastWrite = (i: number) => i * WRITES + WRITES - 1;
     for (let i = 0; i < DATASETS; i++) {

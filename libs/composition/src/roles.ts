@@ -61,7 +61,7 @@ export function startTimeseriesIndexer(ports: CatalogPorts, registry: Registry, 
 
 /** How far the slowest consumer is behind: what backpressure bounds. */
 /** `log`, calling `count` with how many records each append added. */
-export function countingAppends<T>(log: EventLog<T>, count: (records: number) => void): EventLog<T> {
+function countingAppends<T>(log: EventLog<T>, count: (records: number) => void): EventLog<T> {
   return {
     topic: log.topic,
     append: async (records) => {

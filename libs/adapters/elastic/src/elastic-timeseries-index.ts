@@ -34,9 +34,10 @@ function isNotFound(err: unknown): boolean {
  * task's status knows the limit (and stops the task when the process that started it did not).
  */
 const TIME_LIMITED = 'cairn-truncate';
+const TIME_LIMIT = new RegExp(`^${TIME_LIMITED} timeoutMillis=(\\d+) index=(\\S+)$`);
 const timeLimitHeader = (timeoutMillis: number, index: string) => `${TIME_LIMITED} timeoutMillis=${timeoutMillis} index=${index}`;
 function timeLimitOf(headers: Record<string, string>): { timeoutMillis: number; index: string } | undefined {
-  const m = /^cairn-truncate timeoutMillis=(\d+) index=(\S+)$/.exec(headers['X-Opaque-Id'] ?? '');
+  const m = TIME_LIMIT.exec(headers['X-Opaque-Id'] ?? '');
   return m ? { timeoutMillis: Number(m[1]), index: m[2]! } : undefined;
 }
 
