@@ -258,34 +258,50 @@ describe.each(FAMILIES)('$name', (family) => {
 });
 
 /**
- * listAccessTokens answers every authenticated actor, but only those with MANAGE_ACCESS_TOKENS
- * (admins, the system client) see everyone's tokens; a user without it sees only the tokens it
- * owns or acts as, never another user's (asked for by actor or not). Listing writes nothing.
+ * listAccessTokens as the reference's resolver: those with MANAGE_ACCESS_TOKENS (admins, the
+ * system client) list everyone's tokens; anyone else is refused (403) unless the filters keep the
+ * listing to the tokens it owns (ownerUrn = itself), which needs GENERATE_PERSONAL_ACCESS_TOKENS
+ * (the editor has it, the reader does not). Listing writes nothing.
  */
+const TOKENS_REFUSED = 'Unauthorized to perform this action. Please contact your DataHub administrator.';
+const OWN_TOKENS_ALLOWED: ActorName[] = ['editor', ...admins];
 describe("listing everyone's access tokens (MANAGE_ACCESS_TOKENS)", () => {
   it.each(ACTORS)('%s', async (actor) => {
     const before = (await tokensOf(other)).map((x) => x.id).sort();
     expect(before.length).toBeGreaterThan(0);
     const all = await gqlCall(actor, TOKENS_LIST, { input: { start: 0, count: 1000 } });
     const others = await gqlCall(actor, TOKENS_LIST, { input: { start: 0, count: 1000, filters: [{ field: 'actorUrn', values: [other] }] } });
+    const othersOwned = await gqlCall(actor, TOKENS_LIST, { input: { start: 0, count: 1000, filters: [{ field: 'ownerUrn', values: [other] }] } });
     if (UNAUTHENTICATED.includes(actor)) {
-      expect({ actor, statuses: [all.status, others.status] }).toEqual({ actor, statuses: [401, 401] });
+      expect({ actor, statuses: [all.status, others.status, othersOwned.status] }).toEqual({ actor, statuses: [401, 401, 401] });
       expect(all.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
-    } else {
+    } else if (admins.includes(actor)) {
       expect({ actor, statuses: [all.status, others.status], errors: all.body.errors ?? others.body.errors }).toEqual({ actor, statuses: [200, 200], errors: undefined });
-      const listed: { actorUrn: string; ownerUrn: string }[] = all.body.data.listAccessTokens.tokens;
-      const ofOther: { id: string }[] = others.body.data.listAccessTokens.tokens;
-      if (admins.includes(actor)) {
-        expect(listed.some((x) => x.actorUrn === other)).toBe(true);
-        expect(ofOther.map((x) => x.id).sort()).toEqual(before);
-      } else {
-        const me = users[actor as 'reader' | 'editor'];
-        expect(listed.length).toBeGreaterThan(0); // the token it calls with
-        expect(listed.filter((x) => x.actorUrn !== me && x.ownerUrn !== me)).toEqual([]);
-        expect({ actor, ofOther, total: others.body.data.listAccessTokens.total }).toEqual({ actor, ofOther: [], total: 0 });
+      expect(all.body.data.listAccessTokens.tokens.some((x: { actorUrn: string }) => x.actorUrn === other)).toBe(true);
+      expect(others.body.data.listAccessTokens.tokens.map((x: { id: string }) => x.id).sort()).toEqual(before);
+      expect(othersOwned.status).toBe(200);
+    } else {
+      for (const refused of [all, others, othersOwned]) {
+        expect({ actor, status: refused.status, data: refused.body.data?.listAccessTokens ?? null }).toEqual({ actor, status: 403, data: null });
+        expect(refused.body.errors[0]).toMatchObject({ message: TOKENS_REFUSED, extensions: { code: 'FORBIDDEN' } });
       }
     }
     expect((await tokensOf(other)).map((x) => x.id).sort()).toEqual(before);
+  });
+});
+
+describe("listing one's own access tokens (ownerUrn = oneself, GENERATE_PERSONAL_ACCESS_TOKENS)", () => {
+  it.each(ACTORS.filter((a) => !UNAUTHENTICATED.includes(a)))('%s', async (actor) => {
+    const me = actor === 'system' ? 'urn:li:corpuser:__datahub_system' : users[actor as 'reader' | 'editor' | 'admin'];
+    const own = await gqlCall(actor, TOKENS_LIST, { input: { start: 0, count: 1000, filters: [{ field: 'ownerUrn', values: [me] }] } });
+    if (!OWN_TOKENS_ALLOWED.includes(actor)) {
+      expect({ actor, status: own.status }).toEqual({ actor, status: 403 });
+      expect(own.body.errors[0]).toMatchObject({ message: TOKENS_REFUSED, extensions: { code: 'FORBIDDEN' } });
+      return;
+    }
+    expect({ actor, status: own.status, errors: own.body.errors }).toEqual({ actor, status: 200, errors: undefined });
+    const listed: { ownerUrn: string }[] = own.body.data.listAccessTokens.tokens;
+    expect(listed.filter((x) => x.ownerUrn !== me)).toEqual([]);
   });
 });
 

@@ -79,15 +79,57 @@ describe('createAccessToken', () => {
 });
 
 describe('listAccessTokens', () => {
-  it("lists one's own tokens, and everyone's with MANAGE_ACCESS_TOKENS, filtered by actor or owner", async () => {
-    const mine = (await gql(editorHeaders, LIST, { input: { start: 0, count: 100 } })).body.data.listAccessTokens;
-    expect(mine.tokens.length).toBeGreaterThan(0);
-    expect(mine.tokens.every((x: { actorUrn: string; ownerUrn: string }) => x.actorUrn === editor || x.ownerUrn === editor)).toBe(true);
-    const all = (await gql(adminHeaders, LIST, { input: { start: 0, count: 100 } })).body.data.listAccessTokens;
+  const REFUSED = 'Unauthorized to perform this action. Please contact your DataHub administrator.';
+  const list = (headers: Record<string, string>, filters?: unknown[]) => gql(headers, LIST, { input: { start: 0, count: 100, ...(filters ? { filters } : {}) } });
+  const expectRefused = (r: { status: number; body: any }) => {
+    expect(r.status).toBe(403);
+    expect(r.body.data?.listAccessTokens ?? null).toBeNull();
+    expect(r.body.errors[0]).toMatchObject({ message: REFUSED, extensions: { code: 'FORBIDDEN' } });
+  };
+
+  it('refuses a caller without MANAGE_ACCESS_TOKENS who does not keep the listing to its own tokens', async () => {
+    expectRefused(await list(editorHeaders));
+    expectRefused(await list(editorHeaders, []));
+    expectRefused(await list(editorHeaders, [{ field: 'actorUrn', values: [editor] }]));
+  });
+
+  it("lists only one's own tokens (ownerUrn = oneself) to a caller with GENERATE_PERSONAL_ACCESS_TOKENS", async () => {
+    const { id } = await createToken(t, editor, editorHeaders);
+    const r = await list(editorHeaders, [{ field: 'ownerUrn', values: [editor] }]);
+    expect(r.status).toBe(200);
+    const mine: { id: string; ownerUrn: string }[] = r.body.data.listAccessTokens.tokens;
+    expect(mine.map((x) => x.id)).toContain(id);
+    expect(mine.every((x) => x.ownerUrn === editor)).toBe(true);
+    // The token the editor calls with acts as it but was made by the system client: not its own.
+    const actingAsEditor: { id: string; ownerUrn: string }[] = (await list(adminHeaders, [{ field: 'actorUrn', values: [editor] }])).body.data.listAccessTokens.tokens;
+    const madeByOthers = actingAsEditor.filter((x) => x.ownerUrn !== editor).map((x) => x.id);
+    expect(madeByOthers.length).toBeGreaterThan(0);
+    expect(mine.filter((x) => madeByOthers.includes(x.id))).toEqual([]);
+    expect(r.body.data.listAccessTokens.total).toBe(mine.length);
+  });
+
+  it("refuses listing someone else's tokens, or more than one's own, without MANAGE_ACCESS_TOKENS", async () => {
+    expectRefused(await list(editorHeaders, [{ field: 'ownerUrn', values: [admin] }]));
+    expectRefused(await list(editorHeaders, [{ field: 'ownerUrn', values: [editor, admin] }]));
+    expectRefused(await list(editorHeaders, [{ field: 'ownerUrn', values: [editor], negated: true }]));
+    expectRefused(await list(editorHeaders, [{ field: 'actorUrn', values: [reader] }]));
+  });
+
+  it('refuses even its own tokens to a user without GENERATE_PERSONAL_ACCESS_TOKENS', async () => {
+    const readerHeaders = bearer((await createToken(t, reader, SYSTEM)).token);
+    expectRefused(await list(readerHeaders, [{ field: 'ownerUrn', values: [reader] }]));
+  });
+
+  it("lists everyone's tokens with MANAGE_ACCESS_TOKENS, filtered by actor or owner", async () => {
+    const all = (await list(adminHeaders)).body.data.listAccessTokens;
     expect(all.tokens.some((x: { actorUrn: string }) => x.actorUrn === reader)).toBe(true);
-    const filtered = (await gql(adminHeaders, LIST, { input: { filters: [{ field: 'actorUrn', values: [reader] }] } })).body.data.listAccessTokens;
+    expect(all.tokens.some((x: { ownerUrn: string }) => x.ownerUrn === editor)).toBe(true);
+    const filtered = (await list(adminHeaders, [{ field: 'actorUrn', values: [reader] }])).body.data.listAccessTokens;
     expect(filtered.tokens.length).toBeGreaterThan(0);
     expect(filtered.tokens.every((x: { actorUrn: string }) => x.actorUrn === reader)).toBe(true);
+    const ofEditor = (await list(adminHeaders, [{ field: 'ownerUrn', values: [editor] }])).body.data.listAccessTokens;
+    expect(ofEditor.tokens.length).toBeGreaterThan(0);
+    expect(ofEditor.tokens.every((x: { ownerUrn: string }) => x.ownerUrn === editor)).toBe(true);
   });
 });
 

@@ -1,10 +1,11 @@
 /**
  * Personal access tokens: create (for oneself with GENERATE_PERSONAL_ACCESS_TOKENS, for anyone
- * with MANAGE_ACCESS_TOKENS), list, revoke. A token is shown once, when it is created.
+ * with MANAGE_ACCESS_TOKENS), list (the same rule: one's own, or everyone's), revoke. A token is
+ * shown once, when it is created.
  */
 import { TOKEN_DURATIONS, type AccessTokenMetadata } from '@cairn/auth';
 import type { GraphqlContext } from '../context';
-import { badInput, notFound } from '../errors';
+import { badInput, forbidden, notFound } from '../errors';
 import { requireRef } from '../refs';
 import { guard, page, servicesOf, served } from './guard';
 
@@ -40,24 +41,43 @@ async function createToken(ctx: GraphqlContext, input: TokenRequest) {
 
 const mine = (t: AccessTokenMetadata, me: string) => t.ownerUrn === me || t.actorUrn === me;
 
-function matches(t: AccessTokenMetadata, filters: { field: string; value?: string | null; values?: string[] | null; negated?: boolean | null }[]): boolean {
+type TokenFilter = { field: string; value?: string | null; values?: string[] | null; negated?: boolean | null };
+
+const valuesOf = (f: TokenFilter) => f.values ?? (f.value != null ? [f.value] : []);
+
+function matches(t: AccessTokenMetadata, filters: readonly TokenFilter[]): boolean {
   return filters.every((f) => {
     if (f.field !== 'actorUrn' && f.field !== 'ownerUrn') throw badInput(`Tokens can be filtered by actorUrn and ownerUrn, not ${f.field}`);
-    const values = f.values ?? (f.value != null ? [f.value] : []);
-    return values.includes(t[f.field]) !== (f.negated ?? false);
+    return valuesOf(f).includes(t[f.field]) !== (f.negated ?? false);
   });
 }
+
+/**
+ * Whether the filters keep the listing to the tokens the caller owns, as the reference's
+ * isListingSelfTokens asks: an ownerUrn filter whose values are exactly the caller. Unlike the
+ * reference, a negated one does not count (it would list everyone else's tokens).
+ */
+const listsOwnTokens = (filters: readonly TokenFilter[], me: string) =>
+  filters.some((f) => f.field === 'ownerUrn' && !f.negated && valuesOf(f).length === 1 && valuesOf(f)[0] === me);
+
+const UNAUTHORIZED = 'Unauthorized to perform this action. Please contact your DataHub administrator.';
 
 export const accessTokenResolvers = {
   Query: {
     getAccessToken: (_: unknown, { input }: { input: TokenRequest }, ctx: GraphqlContext) => createToken(ctx, input),
-    /** Without MANAGE_ACCESS_TOKENS, one's own tokens only (created by or acting as oneself). */
-    listAccessTokens: async (_: unknown, { input }: { input: { start?: number | null; count?: number | null; filters?: Parameters<typeof matches>[1] | null } }, ctx: GraphqlContext) => {
+    /**
+     * As the reference's ListAccessTokensResolver: with MANAGE_ACCESS_TOKENS, every token the
+     * filters match; without it, only a listing the filters keep to one's own tokens (ownerUrn =
+     * oneself), and only with GENERATE_PERSONAL_ACCESS_TOKENS. Anything else is refused (403).
+     */
+    listAccessTokens: async (_: unknown, { input }: { input: { start?: number | null; count?: number | null; filters?: TokenFilter[] | null } }, ctx: GraphqlContext) => {
       const services = servicesOf(ctx);
-      const all = services.tokens ? await services.tokens.list() : [];
+      const filters = input.filters ?? [];
       const me = ctx.auth.actor.urn;
-      const everyone = await ctx.auth.can('MANAGE_ACCESS_TOKENS');
-      const visible = all.filter((t) => (everyone || mine(t, me)) && matches(t, input.filters ?? [])).sort((a, b) => b.createdAt - a.createdAt);
+      const allowed = (await ctx.auth.can('MANAGE_ACCESS_TOKENS')) || (listsOwnTokens(filters, me) && (await ctx.auth.can('GENERATE_PERSONAL_ACCESS_TOKENS')));
+      if (!allowed) throw forbidden(UNAUTHORIZED);
+      const all = services.tokens ? await services.tokens.list() : [];
+      const visible = all.filter((t) => matches(t, filters)).sort((a, b) => b.createdAt - a.createdAt);
       const { start, count, total, slice } = page(ctx, visible, input);
       return { start, count, total, tokens: slice };
     },
