@@ -15,7 +15,11 @@ import type { TargetCheck } from './targets';
 export interface Footprint {
   readonly startToHealthyMs: number;
   readonly idleRssMb: number;
+  /** At the moment the load ends: the V8 heap still holds the load's garbage. */
+  readonly rssAtLoadEndMb?: number;
+  /** Once the heap has settled after the load (what the service keeps holding). */
   readonly rssAfterLoadMb?: number;
+  readonly settleSeconds?: number;
   readonly peakRssMb?: number;
   /** Restart on the loaded data. */
   readonly restartToHealthyMs?: number;
@@ -71,7 +75,7 @@ export function tableRows(report: ModeReport): [string, string, string][] {
   const rows: [string, string, string][] = [];
   const f = report.footprint;
   rows.push(['footprint', 'start to healthy (empty / loaded)', `${fmt(f.startToHealthyMs, ' ms')} / ${fmt(f.restartToHealthyMs, ' ms')}`]);
-  rows.push(['footprint', 'RSS idle / after load / peak / after restart', `${fmt(f.idleRssMb)} / ${fmt(f.rssAfterLoadMb)} / ${fmt(f.peakRssMb)} / ${fmt(f.rssAfterRestartMb)} MB`]);
+  rows.push(['footprint', 'RSS idle / at load end / settled / peak / after restart', `${fmt(f.idleRssMb)} / ${fmt(f.rssAtLoadEndMb)} / ${fmt(f.rssAfterLoadMb)} (${fmt(f.settleSeconds)} s later) / ${fmt(f.peakRssMb)} / ${fmt(f.rssAfterRestartMb)} MB`]);
   const ingest = (name: string, r: IngestResult | undefined) => {
     if (!r) return;
     rows.push([name, 'proposals acknowledged', `${r.proposals} in ${r.seconds} s = ${r.proposalsPerSecond}/s (429: ${r.tooManyRequests}, failed: ${r.failed})`]);

@@ -24,7 +24,7 @@ import { ProposalFeed } from './scenarios/proposal-feed';
 import { runReads } from './scenarios/reads';
 import { runRestore } from './scenarios/restore';
 import { runSearch } from './scenarios/search';
-import { round } from './stats';
+import { round, sleep } from './stats';
 
 /** Names of the catalogs of a run: each scenario writes entities of its own. */
 const NAMESPACES = { load: 'c', batch: 'b', kafka: 'k', overload: 'o' } as const;
@@ -114,8 +114,15 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
     if (has('ingest')) {
       await attempt(ctx, report, 'ingest', async () => {
         report.ingest = await ingest(catalog, 1);
-        const memory = deployment.memory();
-        report.footprint = { ...report.footprint, rssAfterLoadMb: round(memory.rssMb, 0)!, peakRssMb: round(memory.peakRssMb, 0)! };
+        const atEnd = deployment.memory();
+        const settled = await settledMemory(deployment);
+        report.footprint = {
+          ...report.footprint,
+          rssAtLoadEndMb: round(atEnd.rssMb, 0)!,
+          rssAfterLoadMb: round(settled.rssMb, 0)!,
+          settleSeconds: settled.seconds,
+          peakRssMb: round(atEnd.peakRssMb, 0)!,
+        };
       });
     }
     if (has('reads')) {
@@ -216,4 +223,28 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
     report.profiles = profilesOf(dir);
   }
   return report;
+}
+
+/**
+ * V8 keeps the heap it grew under a load until its memory reducer notices the load has stopped
+ * (10 to 20 s here), then returns it: RSS at the load's end is mostly the load's garbage. This reads
+ * RSS each second until it has not fallen for SETTLE_QUIET_S seconds after falling, or SETTLE_MAX_S.
+ */
+const SETTLE_MAX_S = 40;
+const SETTLE_QUIET_S = 5;
+
+async function settledMemory(deployment: Deployment): Promise<{ rssMb: number; seconds: number }> {
+  let lowest = deployment.memory().rssMb;
+  let fell = false;
+  let quiet = 0;
+  for (let s = 1; s <= SETTLE_MAX_S; s++) {
+    await sleep(1000);
+    const rss = deployment.memory().rssMb;
+    if (rss < lowest - 2) {
+      lowest = rss;
+      fell = true;
+      quiet = 0;
+    } else if (fell && ++quiet >= SETTLE_QUIET_S) return { rssMb: lowest, seconds: s };
+  }
+  return { rssMb: Math.min(lowest, deployment.memory().rssMb), seconds: SETTLE_MAX_S };
 }

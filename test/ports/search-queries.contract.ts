@@ -23,7 +23,7 @@ const LOGS = ds('hdfs', 'logging_events');
 const JDOE = 'urn:li:corpuser:jdoe';
 
 /** Sets one aspect on a document the way the search projector does: key fields come along. */
-async function put(index: SearchIndex, urn: string, aspect: string, value: unknown): Promise<void> {
+async function put(index: Pick<SearchIndex, 'upsertFields'>, urn: string, aspect: string, value: unknown): Promise<void> {
   const { urn: parsed, entity } = registry.parseEntityUrn(urn);
   const spec = entity.aspects.get(aspect);
   if (!spec) throw new Error(`no aspect ${aspect} on ${entity.name}`);
@@ -202,6 +202,45 @@ export function describeSearchQueriesContract(name: string, open: (mappings: Sea
       expect(await urns('tags:Legacy')).toEqual([]);
       expect(await urns('tags:Fresh')).toEqual([KAFKA]);
       await put(index, KAFKA, 'globalTags', { tags: [{ tag: 'urn:li:tag:Legacy' }] });
+    });
+  });
+
+  describe(`SearchIndex batch contract: ${name}`, () => {
+    let opened: OpenedQueryIndex;
+    let index: SearchIndex;
+
+    beforeEach(async () => {
+      opened = await open(schema.mappings());
+      index = opened.index;
+    });
+    afterEach(async () => {
+      await opened.close();
+    });
+
+    const tagged = async (tag: string) =>
+      (await index.search(planSearch(schema, { entityTypes: ['dataset'], input: '*', filter: { or: [{ and: [{ field: 'tags', value: tag }] }] } }), { from: 0, size: 10 })).hits.map((h) => h.urn);
+    const found = async (input: string) => (await index.search(planSearch(schema, { entityTypes: ['dataset'], input }), { from: 0, size: 10 })).hits.map((h) => h.urn);
+    const tags = (...names: string[]) => ({ tags: names.map((n) => ({ tag: `urn:li:tag:${n}` })) });
+
+    it('leaves exactly the last state of each value searchable when a batch removes and re-adds it', async () => {
+      await put(index, KAFKA, 'globalTags', tags('Keep'));
+      await put(index, HIVE, 'globalTags', tags('Keep'));
+      const batch = index.batch?.();
+      const writes = batch ?? index;
+      // KAFKA's tag goes, comes back with the document deleted in between (its id may be reused),
+      // HIVE's tag goes and stays gone, USERS gains one and loses it again.
+      await put(writes, KAFKA, 'globalTags', tags('Gone'));
+      await writes.deleteDocument('dataset', KAFKA);
+      await put(writes, KAFKA, 'globalTags', tags('Keep'));
+      await put(writes, HIVE, 'globalTags', tags('Other'));
+      await put(writes, USERS, 'globalTags', tags('Gone'));
+      await writes.deleteDocument('dataset', USERS);
+      await put(writes, USERS, 'datasetProperties', { description: 'created again', customProperties: {} });
+      await batch?.flush();
+      expect(await tagged('urn:li:tag:Keep')).toEqual([KAFKA]);
+      expect(await tagged('urn:li:tag:Other')).toEqual([HIVE]);
+      expect(await tagged('urn:li:tag:Gone')).toEqual([]);
+      expect(await found('again')).toEqual([USERS]);
     });
   });
 

@@ -9,10 +9,12 @@ import { Persister, SearchProjector, TimeseriesProjector, type ProposalSettler }
 import { PERSISTER_GROUP, SEARCH_GROUP, TIMESERIES_GROUP, type CatalogPorts } from './ports';
 
 /**
- * Index writes cost mostly per batch (a commit, a bulk request), so the indexers let a small batch
- * wait this long for more: fewer, larger batches under load for a little index lag.
+ * Index writes cost mostly per batch (a commit rewrites every page the batch touched; a bulk
+ * request), so the indexers let a small batch wait this long for more. On the embedded engine at
+ * 10k entities, 200 ms rather than 50 took ingest from 1,260 to about 1,400 proposals/s, for an
+ * index lag p99 of about 580 ms instead of 270 (the target is 1 s).
  */
-const INDEX_LINGER_MS = 50;
+const INDEX_LINGER_MS = 200;
 /**
  * A backlog (a rebuild, a restart behind) goes through in batches this large: on the embedded
  * engine a rebuild ran 2,700 aspects/s in batches of 500 and 3,700/s in batches of 2,000, since a

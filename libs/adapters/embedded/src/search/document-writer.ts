@@ -3,7 +3,10 @@
  * its values, terms and words. Unchanged fields (the key fields sent with every aspect) cost nothing.
  * A field's old rows are found from the stored document and deleted by primary key, so the value
  * and term tables need no second index by document (each would be one more B-tree to write).
- * The in-memory catalog and doc values follow once the transaction has committed.
+ * A transaction's value and term row changes are reduced to their net effect and written in key
+ * order when it commits: consecutive rows then land on the same B-tree leaves, which at 100k entities
+ * are mostly outside the page cache. The in-memory catalog and doc values follow once the
+ * transaction has committed.
  */
 import type { SearchFields } from '@cairn/ports';
 import type { EmbeddedDb } from '../database';
@@ -22,6 +25,14 @@ export type DocumentWrite =
   | { readonly kind: 'delete'; readonly entityType: string; readonly urn: string };
 
 /** What a committed write changes in memory. */
+/** A pending change of one value or term row: the last change of a key is its net effect. */
+interface RowChange {
+  readonly fieldId: number;
+  readonly text: string;
+  readonly docId: number;
+  readonly present: boolean;
+}
+
 type MemoryUpdate =
   | { readonly kind: 'put'; readonly docId: number; readonly entityType: string; readonly urn: string; readonly removed: boolean; readonly fields: [number, string[]][] }
   | { readonly kind: 'delete'; readonly docId: number };
@@ -31,6 +42,8 @@ export class DocumentWriter {
   private readonly upsertTx;
   private readonly deleteTx;
   private readonly batchTx;
+  private valueChanges = new Map<string, RowChange>();
+  private termChanges = new Map<string, RowChange>();
 
   constructor(
     private readonly db: EmbeddedDb,
@@ -52,11 +65,27 @@ export class DocumentWriter {
       insertWords: db.prepare('INSERT INTO search_fts (rowid, words) VALUES (?, ?)'),
       insertAcWords: db.prepare('INSERT INTO search_ac_fts (rowid, words) VALUES (?, ?)'),
     };
-    this.upsertTx = db.transaction((entityType: string, urn: string, fields: SearchFields) => this.upsertSync(entityType, urn, fields));
-    this.deleteTx = db.transaction((entityType: string, urn: string) => this.deleteSync(entityType, urn));
+    this.upsertTx = db.transaction((entityType: string, urn: string, fields: SearchFields) => this.withRowChanges(() => this.upsertSync(entityType, urn, fields)));
+    this.deleteTx = db.transaction((entityType: string, urn: string) => this.withRowChanges(() => this.deleteSync(entityType, urn)));
     this.batchTx = db.transaction((writes: readonly DocumentWrite[]) =>
-      writes.map((w) => (w.kind === 'upsert' ? this.upsertSync(w.entityType, w.urn, w.fields) : this.deleteSync(w.entityType, w.urn))),
+      this.withRowChanges(() => writes.map((w) => (w.kind === 'upsert' ? this.upsertSync(w.entityType, w.urn, w.fields) : this.deleteSync(w.entityType, w.urn)))),
     );
+  }
+
+  /** Runs `work` (inside a transaction), then writes the value and term rows it changed. */
+  private withRowChanges<T>(work: () => T): T {
+    this.valueChanges = new Map();
+    this.termChanges = new Map();
+    const result = work();
+    for (const c of inKeyOrder(this.valueChanges)) {
+      if (c.present) this.stmts.insertValue.run(c.fieldId, c.text, c.docId, numericValue(c.text));
+      else this.stmts.deleteValue.run(c.fieldId, c.text, c.docId);
+    }
+    for (const c of inKeyOrder(this.termChanges)) {
+      if (c.present) this.stmts.insertTerm.run(c.fieldId, c.text, c.docId);
+      else this.stmts.deleteTerm.run(c.fieldId, c.text, c.docId);
+    }
+    return result;
   }
 
   /** Several writes in one transaction: the way to keep up with a busy change log. */
@@ -137,8 +166,8 @@ export class DocumentWriter {
 
   private unindexField(docId: number, field: FieldInfo, value: unknown): void {
     const { values, terms, words } = this.rowsOf(field, value);
-    for (const v of values) this.stmts.deleteValue.run(field.id, v, docId);
-    for (const t of terms) this.stmts.deleteTerm.run(field.id, t, docId);
+    for (const v of values) change(this.valueChanges, field.id, v, docId, false);
+    for (const t of terms) change(this.termChanges, field.id, t, docId, false);
     if (words.length) {
       const rowid = docId * FIELD_SLOTS + field.id;
       this.stmts.deleteWords.run(rowid);
@@ -149,8 +178,8 @@ export class DocumentWriter {
   /** Writes one field of a document; answers its filterable values. */
   private indexField(docId: number, field: FieldInfo, value: unknown): string[] {
     const { values, terms, words } = this.rowsOf(field, value);
-    for (const v of values) this.stmts.insertValue.run(field.id, v, docId, numericValue(v));
-    for (const t of terms) this.stmts.insertTerm.run(field.id, t, docId);
+    for (const v of values) change(this.valueChanges, field.id, v, docId, true);
+    for (const t of terms) change(this.termChanges, field.id, t, docId, true);
     if (words.length) {
       const rowid = docId * FIELD_SLOTS + field.id;
       const text = words.join(' ');
@@ -173,4 +202,14 @@ export class DocumentWriter {
     this.catalog.clear();
     this.docValues.clear();
   }
+}
+
+function change(changes: Map<string, RowChange>, fieldId: number, text: string, docId: number, present: boolean): void {
+  const key = `${fieldId}\u0000${docId}\u0000${text}`;
+  changes.set(key, { fieldId, text, docId, present });
+}
+
+/** The table's primary-key order (field, text, document), so writes walk the B-tree once. */
+function inKeyOrder(changes: Map<string, RowChange>): RowChange[] {
+  return [...changes.values()].sort((a, b) => a.fieldId - b.fieldId || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0) || a.docId - b.docId);
 }
