@@ -1,8 +1,35 @@
 /** The search query contract against the embedded (SQLite) search index. */
 import { openDatabase, SqliteSearchIndex } from '@cairn/adapter-embedded';
+import { defaultRegistry } from '@cairn/core';
+import { planSearch, searchFieldsOf, searchSchemaOf } from '@cairn/search';
 import { describeSearchQueriesContract } from './search-queries.contract';
 
 describeSearchQueriesContract('SQLite', async (mappings) => {
   const db = openDatabase(':memory:');
   return { index: new SqliteSearchIndex(db, mappings), close: async () => void db.close() };
+});
+
+describe('SQLite search index written by earlier versions', () => {
+  const registry = defaultRegistry();
+  const schema = searchSchemaOf(registry);
+  const urn = 'urn:li:dataset:(urn:li:dataPlatform:kafka,events,PROD)';
+  const ownership = (owner: string) => {
+    const { entity } = registry.parseEntityUrn(urn);
+    return searchFieldsOf(entity.aspects.get('ownership')!, { owners: [{ owner, type: 'DATAOWNER' }], lastModified: { time: 0, actor: owner } });
+  };
+
+  it('forgets a term row that repeats a value row once the value changes', async () => {
+    const db = openDatabase(':memory:');
+    const index = new SqliteSearchIndex(db, schema.mappings());
+    const owned = async (owner: string) => (await index.search(planSearch(schema, { entityTypes: ['dataset'], input: `owners:${owner}` }), { from: 0, size: 10 })).hits.map((h) => h.urn);
+    await index.upsertFields('dataset', urn, { urn, ...ownership('urn:li:corpuser:jdoe') });
+    // Earlier versions also wrote a term for every value already in lower case.
+    const legacy = db.prepare('INSERT OR IGNORE INTO search_terms (field_id, term, doc_id) SELECT field_id, value, doc_id FROM search_values WHERE value = lower(value)').run();
+    expect(legacy.changes).toBeGreaterThan(0);
+    expect(await owned('urn:li:corpuser:jdoe')).toEqual([urn]);
+    await index.upsertFields('dataset', urn, ownership('urn:li:corpuser:asmith'));
+    expect(await owned('urn:li:corpuser:jdoe')).toEqual([]);
+    expect(await owned('urn:li:corpuser:asmith')).toEqual([urn]);
+    db.close();
+  });
 });

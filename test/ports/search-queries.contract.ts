@@ -91,6 +91,9 @@ export function describeSearchQueriesContract(name: string, open: (mappings: Sea
       expect(await urns('tags:Pii')).toEqual([HIVE]);
       expect(await urns('tags:Leg')).toEqual([]);
       expect(await urns('owners:jdoe')).toEqual([KAFKA]);
+      // A whole value already in lower case, and one that is not.
+      expect(await urns(`owners:${JDOE}`)).toEqual([KAFKA]);
+      expect(await urns('tags:urn:li:tag:legacy')).toEqual([KAFKA]);
       expect(await urns(`urn:${KAFKA.slice(4)}`)).toEqual([KAFKA]);
     });
 

@@ -151,7 +151,7 @@ export class DocumentWriter {
     return { kind: 'put', docId, entityType, urn, removed, fields: updated };
   }
 
-  /** The exact values and lookup terms of a field's value, as `indexField` writes them. */
+  /** The exact values and every lookup term of a field's value. */
   private rowsOf(field: FieldInfo, value: unknown): { values: string[]; terms: Set<string>; words: string[] } {
     const values = value === undefined ? [] : scalarValues(value);
     const terms = new Set<string>();
@@ -179,7 +179,10 @@ export class DocumentWriter {
   private indexField(docId: number, field: FieldInfo, value: unknown): string[] {
     const { values, terms, words } = this.rowsOf(field, value);
     for (const v of values) change(this.valueChanges, field.id, v, docId, true);
-    for (const t of terms) change(this.termChanges, field.id, t, docId, true);
+    // A term equal to one of the field's values is found through the value row (most values are
+    // lower case already); `unindexField` still deletes every term, for rows written before.
+    const valueSet = new Set(values);
+    for (const t of terms) if (!valueSet.has(t)) change(this.termChanges, field.id, t, docId, true);
     if (words.length) {
       const rowid = docId * FIELD_SLOTS + field.id;
       const text = words.join(' ');

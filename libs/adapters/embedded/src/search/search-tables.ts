@@ -1,7 +1,8 @@
 /**
  * Tables of the embedded search engine. A document is a JSON row; its fields are indexed three ways:
  * `search_values` (exact values, numbers: filters, facets, sort, browse), `search_terms` (lower-cased
- * whole values and URN components: `field:value` search, whole-value ranking) and `search_fts`
+ * whole values and URN components: `field:value` search, whole-value ranking; a term equal to a value
+ * row of its field and document is not written again, so term lookups read both tables) and `search_fts`
  * (words, one row per document field; autocomplete fields also in the smaller `search_ac_fts`).
  * Field ids are per (entity type, field), so a field id alone selects an entity type, and an FTS
  * rowid `doc_id * FIELD_SLOTS + field_id` names document and field.
