@@ -10,7 +10,9 @@ const POLL_MS = 100;
  */
 export async function ensureTopic(admin: Admin, config: ITopicConfig): Promise<PartitionMetadata[]> {
   if (!(await admin.listTopics()).includes(config.topic)) {
-    await admin.createTopics({ topics: [config] });
+    // kafkajs's own wait for leaders fails on "unknown topic" (seen on a broker just started):
+    // `partitionsWithLeaders` waits instead, retrying both answers.
+    await admin.createTopics({ topics: [config], waitForLeaders: false });
   }
   return partitionsWithLeaders(admin, config.topic);
 }
@@ -18,7 +20,8 @@ export async function ensureTopic(admin: Admin, config: ITopicConfig): Promise<P
 /**
  * A new topic reaches the broker's metadata a moment after its creation: until then the broker
  * answers "unknown topic" or "no leader", both retriable (kafkajs's waitForLeaders only waits
- * out the latter).
+ * out the latter). Even once the metadata names a leader, the leader may still answer "not the
+ * leader" for a moment, so a topic is ready when its offsets can be listed.
  */
 async function partitionsWithLeaders(admin: Admin, topic: string): Promise<PartitionMetadata[]> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
@@ -26,7 +29,10 @@ async function partitionsWithLeaders(admin: Admin, topic: string): Promise<Parti
     try {
       const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
       const partitions = topics[0]?.partitions ?? [];
-      if (partitions.length && partitions.every((p) => p.leader >= 0)) return [...partitions].sort((a, b) => a.partitionId - b.partitionId);
+      if (partitions.length && partitions.every((p) => p.leader >= 0)) {
+        await admin.fetchTopicOffsets(topic);
+        return [...partitions].sort((a, b) => a.partitionId - b.partitionId);
+      }
       if (Date.now() > deadline) throw new Error(`Topic ${topic} has partitions without a leader after ${READY_TIMEOUT_MS} ms`);
     } catch (err) {
       if (!(err as { retriable?: boolean }).retriable || Date.now() > deadline) throw err;
