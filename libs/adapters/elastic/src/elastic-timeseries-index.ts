@@ -153,7 +153,7 @@ export class ElasticTimeseriesIndex implements TimeseriesIndex {
     const limit = timeLimitOf(t.headers);
     const overdue = limit !== undefined && t.runTimeNanos >= limit.timeoutMillis * 1e6;
     if (overdue && !t.completed) await this.cancel(taskId, limit.index);
-    const stopped = overdue && (!t.completed || t.status.canceled !== undefined);
+    const stopped = overdue && (!t.completed || t.canceled);
     return { taskId, completed: t.completed, status: { ...t.status, timed_out: t.timedOut || stopped }, runTimeNanos: t.runTimeNanos };
   }
 

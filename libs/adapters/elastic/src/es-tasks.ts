@@ -12,6 +12,11 @@ export interface TaskStatus {
   readonly headers: Record<string, string>;
   /** Whether a completed bulk-by-scroll task reports a request of it as timed out. */
   readonly timedOut: boolean;
+  /**
+   * Whether the task was cancelled. Elasticsearch says so in the status, in the stored response or
+   * as the task's error, depending on when the cancellation reached it.
+   */
+  readonly canceled: boolean;
 }
 
 export async function taskStatus(client: Client, taskId: string): Promise<TaskStatus> {
@@ -23,6 +28,7 @@ export async function taskStatus(client: Client, taskId: string): Promise<TaskSt
     runTimeNanos: Number(body.task?.running_time_in_nanos ?? 0),
     headers: body.task?.headers ?? {},
     timedOut: body.response?.timed_out === true,
+    canceled: body.task?.status?.canceled !== undefined || body.response?.canceled !== undefined || body.error?.type === 'task_cancelled_exception',
     ...(body.error ? { error: body.error } : body.response?.failures?.length ? { error: body.response.failures } : {}),
   };
 }
