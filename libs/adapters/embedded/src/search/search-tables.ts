@@ -2,7 +2,8 @@
  * Tables of the embedded search engine. A document is a JSON row; its fields are indexed three ways:
  * `search_values` (exact values, numbers: filters, facets, sort, browse), `search_terms` (lower-cased
  * whole values and URN components: `field:value` search, whole-value ranking; a term equal to a value
- * row of its field and document is not written again, so term lookups read both tables) and `search_fts`
+ * row of its field and document is not written again, so lookups read the view `search_lookup_terms`
+ * of both tables, whose filters reach each table's primary key) and `search_fts`
  * (words, one row per document field; autocomplete fields also in the smaller `search_ac_fts`).
  * Field ids are per (entity type, field), so a field id alone selects an entity type, and an FTS
  * rowid `doc_id * FIELD_SLOTS + field_id` names document and field.
@@ -32,6 +33,10 @@ export function createSearchTables(db: EmbeddedDb): void {
     -- document from earlier versions only cost writes.
     DROP INDEX IF EXISTS search_values_doc;
     DROP INDEX IF EXISTS search_terms_doc;
+    -- A prefix range over the values is right too: a value starting with a lower-case text has a
+    -- lower-case form starting with it.
+    CREATE VIEW IF NOT EXISTS search_lookup_terms AS
+      SELECT field_id, term, doc_id FROM search_terms UNION ALL SELECT field_id, value, doc_id FROM search_values;
     CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(
       words, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2', prefix='2 3 4');
     CREATE VIRTUAL TABLE IF NOT EXISTS search_ac_fts USING fts5(

@@ -58,14 +58,10 @@ export class TermMatcher {
     const out = new Map<number, number>();
     if (boosts.size === 0) return out;
     const ids = [...boosts.keys()];
-    const term = text.toLowerCase();
     const rows = this.db
-      .prepare(
-        `SELECT doc_id, field_id FROM search_terms WHERE field_id IN (${marks(ids.length)}) AND term = ?
-         UNION ALL SELECT doc_id, field_id FROM search_values WHERE field_id IN (${marks(ids.length)}) AND value = ?`,
-      )
+      .prepare(`SELECT doc_id, field_id FROM search_lookup_terms WHERE field_id IN (${marks(ids.length)}) AND term = ?`)
       .raw()
-      .all(...ids, term, ...ids, term) as [number, number][];
+      .all(...ids, text.toLowerCase()) as [number, number][];
     for (const [docId, fieldId] of rows) out.set(docId, Math.max(out.get(docId) ?? 0, boosts.get(fieldId) ?? 0));
     return out;
   }
@@ -118,16 +114,10 @@ export class TermMatcher {
       }
     };
     const ids = [...boosts.keys()];
-    // A value starting with the (lower-case) text has a lower-case form starting with it too.
     const prefixed = this.db
-      .prepare(
-        `SELECT doc_id, field_id, exact FROM (
-           SELECT doc_id, field_id, term = ? AS exact FROM search_terms WHERE field_id IN (${marks(ids.length)}) AND term >= ? AND term < ?
-           UNION ALL SELECT doc_id, field_id, value = ? FROM search_values WHERE field_id IN (${marks(ids.length)}) AND value >= ? AND value < ?)
-         LIMIT ?`,
-      )
+      .prepare(`SELECT doc_id, field_id, term = ? FROM search_lookup_terms WHERE field_id IN (${marks(ids.length)}) AND term >= ? AND term < ? LIMIT ?`)
       .raw()
-      .all(term, ...ids, term, term + LAST_CHAR, term, ...ids, term, term + LAST_CHAR, cap) as [number, number, number][];
+      .all(term, ...ids, term, term + LAST_CHAR, cap) as [number, number, number][];
     for (const [docId, fieldId, exact] of prefixed) add(docId, fieldId, (boosts.get(fieldId) ?? 0) * (exact ? EXACT_RANK : PREFIX_RANK));
     // Autocomplete fields have their own, smaller word index; another field asked for uses the main one.
     const acOnly = ids.every((id) => this.fieldRegistry.byFieldId(id)?.mapping?.autocomplete);
@@ -176,12 +166,9 @@ export class TermMatcher {
     const term = text.trim().toLowerCase();
     if (ids.length === 0 || term === '') return out;
     const rows = this.db
-      .prepare(
-        `SELECT doc_id, term = ? AS exact FROM search_terms WHERE field_id IN (${marks(ids.length)}) AND term >= ? AND term < ?
-         UNION ALL SELECT doc_id, value = ? FROM search_values WHERE field_id IN (${marks(ids.length)}) AND value >= ? AND value < ?`,
-      )
+      .prepare(`SELECT doc_id, term = ? AS exact FROM search_lookup_terms WHERE field_id IN (${marks(ids.length)}) AND term >= ? AND term < ?`)
       .raw()
-      .all(term, ...ids, term, term + LAST_CHAR, term, ...ids, term, term + LAST_CHAR) as [number, number][];
+      .all(term, ...ids, term, term + LAST_CHAR) as [number, number][];
     for (const [docId, exact] of rows) out.set(docId, Math.max(out.get(docId) ?? 1, exact ? EXACT_RANK : PREFIX_RANK));
     return out;
   }
