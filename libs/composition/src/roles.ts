@@ -61,7 +61,6 @@ export function startTimeseriesIndexer(ports: CatalogPorts, registry: Registry, 
   );
 }
 
-/** How far the slowest consumer is behind: what backpressure bounds. */
 /** `log`, calling `count` with how many records each append added. */
 function countingAppends<T>(log: EventLog<T>, count: (records: number) => void): EventLog<T> {
   return {

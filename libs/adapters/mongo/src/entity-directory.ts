@@ -50,9 +50,11 @@ export class EntityDirectory {
     let urn: string | undefined;
     let names: string[] = [];
     for await (const row of cursor) {
-      if (row.urn !== urn && urn !== undefined) await this.addAll(urn, names);
-      if (row.urn !== urn) names = [];
-      urn = row.urn;
+      if (row.urn !== urn) {
+        if (urn !== undefined) await this.addAll(urn, names);
+        urn = row.urn;
+        names = [];
+      }
       names.push(row.aspect);
     }
     if (urn !== undefined) await this.addAll(urn, names);

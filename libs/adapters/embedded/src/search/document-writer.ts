@@ -24,7 +24,6 @@ export type DocumentWrite =
   | { readonly kind: 'upsert'; readonly entityType: string; readonly urn: string; readonly fields: SearchFields }
   | { readonly kind: 'delete'; readonly entityType: string; readonly urn: string };
 
-/** What a committed write changes in memory. */
 /** A pending change of one value or term row: the last change of a key is its net effect. */
 interface RowChange {
   readonly fieldId: number;
@@ -33,6 +32,7 @@ interface RowChange {
   readonly present: boolean;
 }
 
+/** What a committed write changes in memory. */
 type MemoryUpdate =
   | { readonly kind: 'put'; readonly docId: number; readonly entityType: string; readonly urn: string; readonly removed: boolean; readonly fields: [number, string[]][] }
   | { readonly kind: 'delete'; readonly docId: number };
