@@ -1,13 +1,16 @@
 /**
  * What ranking and counting need of every document, in memory: URN, entity type and the removed
  * flag, by doc id. Loaded once from `search_docs` and kept in step by the writer after each commit.
+ * Types and flags are typed arrays: a broad query tests tens of thousands of documents.
  */
 import type { EmbeddedDb } from '../database';
 
 export class DocCatalog {
   private readonly urns: (string | undefined)[] = [];
-  private readonly types: (string | undefined)[] = [];
-  private readonly removed = new Set<number>();
+  /** Per doc id: 0 no document, n > 0 the entity type `typeNames[n - 1]`. */
+  private typeCodes = new Uint16Array(1024);
+  private removedFlags = new Uint8Array(1024);
+  private readonly typeNames: string[] = [];
   private readonly byType = new Map<string, Set<number>>();
   /** Bumped by every change, so results computed from the catalog can be reused until the next one. */
   generation = 0;
@@ -17,12 +20,30 @@ export class DocCatalog {
     for (const [docId, entityType, urn, removed] of rows) this.put(docId, entityType, urn, removed === 1);
   }
 
+  private typeCode(entityType: string): number {
+    const known = this.typeNames.indexOf(entityType);
+    if (known >= 0) return known + 1;
+    this.typeNames.push(entityType);
+    return this.typeNames.length;
+  }
+
+  private reserve(docId: number): void {
+    if (docId < this.typeCodes.length) return;
+    const size = Math.max(docId + 1, this.typeCodes.length * 2);
+    const codes = new Uint16Array(size);
+    codes.set(this.typeCodes);
+    this.typeCodes = codes;
+    const flags = new Uint8Array(size);
+    flags.set(this.removedFlags);
+    this.removedFlags = flags;
+  }
+
   put(docId: number, entityType: string, urn: string, removed: boolean): void {
     this.generation++;
+    this.reserve(docId);
     this.urns[docId] = urn;
-    this.types[docId] = entityType;
-    if (removed) this.removed.add(docId);
-    else this.removed.delete(docId);
+    this.typeCodes[docId] = this.typeCode(entityType);
+    this.removedFlags[docId] = removed ? 1 : 0;
     let docs = this.byType.get(entityType);
     if (!docs) this.byType.set(entityType, (docs = new Set()));
     docs.add(docId);
@@ -30,18 +51,20 @@ export class DocCatalog {
 
   delete(docId: number): void {
     this.generation++;
-    const type = this.types[docId];
+    const type = this.entityType(docId);
     if (type !== undefined) this.byType.get(type)?.delete(docId);
     this.urns[docId] = undefined;
-    this.types[docId] = undefined;
-    this.removed.delete(docId);
+    if (docId < this.typeCodes.length) {
+      this.typeCodes[docId] = 0;
+      this.removedFlags[docId] = 0;
+    }
   }
 
   clear(): void {
     this.generation++;
     this.urns.length = 0;
-    this.types.length = 0;
-    this.removed.clear();
+    this.typeCodes.fill(0);
+    this.removedFlags.fill(0);
     this.byType.clear();
   }
 
@@ -50,11 +73,23 @@ export class DocCatalog {
   }
 
   entityType(docId: number): string | undefined {
-    return this.types[docId];
+    const code = docId < this.typeCodes.length ? this.typeCodes[docId] : 0;
+    return code > 0 ? this.typeNames[code - 1] : undefined;
   }
 
   isRemoved(docId: number): boolean {
-    return this.removed.has(docId);
+    return docId < this.removedFlags.length && this.removedFlags[docId] === 1;
+  }
+
+  /** A test of whether a document exists, is of one of the types and, unless asked, not removed. */
+  typeTest(entityTypes: readonly string[], includeRemoved: boolean): (docId: number) => boolean {
+    const wanted = new Uint8Array(this.typeNames.length + 1);
+    for (const t of entityTypes) {
+      const i = this.typeNames.indexOf(t);
+      if (i >= 0) wanted[i + 1] = 1;
+    }
+    const { typeCodes, removedFlags } = this;
+    return (docId) => docId < typeCodes.length && wanted[typeCodes[docId]] === 1 && (includeRemoved || removedFlags[docId] === 0);
   }
 
   /** Doc ids of the entity types. */

@@ -4,13 +4,25 @@
  * it, then kept in step by the writer.
  */
 import type { EmbeddedDb } from '../database';
+import { smallest } from './smallest';
+
+/** Marks a document with several values: most documents have none or one, and only those look further. */
+const MULTI = -1;
+
+export interface ValueCount {
+  readonly value: string;
+  readonly count: number;
+}
+
+const byCountThenValue = (a: ValueCount, b: ValueCount) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0);
 
 class FieldValues {
   readonly dict: string[] = [];
   private readonly dictIds = new Map<string, number>();
-  /** Per doc id: 0 none, n > 0 the single value n - 1; several values live in `multi`. */
+  /** Per doc id: 0 none, n > 0 the single value n - 1, MULTI several values (in `multi`). */
   private single = new Int32Array(1024);
-  private readonly multi = new Map<number, number[]>();
+  /** Value ids of documents with several, by doc id: an array, as a map lookup per document costs more than the count. */
+  private multi: (readonly number[] | undefined)[] = [];
 
   private valueId(v: string): number {
     let id = this.dictIds.get(v);
@@ -28,10 +40,14 @@ class FieldValues {
       grown.set(this.single);
       this.single = grown;
     }
-    this.multi.delete(docId);
+    if (this.single[docId] === MULTI) this.multi[docId] = undefined;
     this.single[docId] = 0;
     if (values.length === 1) this.single[docId] = this.valueId(values[0]) + 1;
-    else if (values.length > 1) this.multi.set(docId, values.map((v) => this.valueId(v)));
+    else if (values.length > 1) {
+      while (this.multi.length <= docId) this.multi.push(undefined);
+      this.single[docId] = MULTI;
+      this.multi[docId] = values.map((v) => this.valueId(v));
+    }
   }
 
   add(docId: number, value: string): void {
@@ -39,17 +55,20 @@ class FieldValues {
     this.set(docId, [...current.map((id) => this.dict[id]), value]);
   }
 
-  ids(docId: number): number[] {
+  ids(docId: number): readonly number[] {
     const s = docId < this.single.length ? this.single[docId] : 0;
     if (s > 0) return [s - 1];
-    return this.multi.get(docId) ?? [];
+    return s === MULTI ? (this.multi[docId] ?? []) : [];
   }
 
-  /** Adds the document's value counts into `counts` (by value id), without allocating. */
-  count(docId: number, counts: Int32Array): void {
-    const s = docId < this.single.length ? this.single[docId] : 0;
-    if (s > 0) counts[s - 1]++;
-    else if (this.multi.size) for (const id of this.multi.get(docId) ?? []) counts[id]++;
+  /** Adds the documents' value counts into `counts` (by value id), without allocating. */
+  countAll(docIds: readonly number[], counts: Int32Array): void {
+    const { single, multi } = this;
+    for (const docId of docIds) {
+      const s = docId < single.length ? single[docId] : 0;
+      if (s > 0) counts[s - 1]++;
+      else if (s === MULTI) for (const id of multi[docId] ?? []) counts[id]++;
+    }
   }
 }
 
@@ -84,20 +103,21 @@ export class DocValues {
     this.fields.clear();
   }
 
-  /** Value counts over the documents, most frequent first, then by value. */
-  counts(fieldIds: readonly number[], docs: readonly number[], size: number): { value: string; count: number }[] {
-    const fields = fieldIds.map((id) => this.field(id));
-    const perField = fields.map((f) => new Int32Array(f.dict.length));
-    fields.forEach((f, i) => {
-      const counts = perField[i];
-      for (const docId of docs) f.count(docId, counts);
-    });
+  /** The `size` most frequent values over each field's documents (summed across the fields), then by value. */
+  counts(docsByField: ReadonlyMap<number, readonly number[]>, size: number): ValueCount[] {
     const totals = new Map<string, number>();
-    fields.forEach((f, i) => perField[i].forEach((n, id) => n && totals.set(f.dict[id], (totals.get(f.dict[id]) ?? 0) + n)));
-    return [...totals]
-      .map(([value, count]) => ({ value, count }))
-      .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
-      .slice(0, size);
+    for (const [fieldId, docs] of docsByField) {
+      const f = this.field(fieldId);
+      const counts = new Int32Array(f.dict.length);
+      f.countAll(docs, counts);
+      for (let id = 0; id < counts.length; id++) {
+        const n = counts[id];
+        if (n > 0) totals.set(f.dict[id], (totals.get(f.dict[id]) ?? 0) + n);
+      }
+    }
+    const values: ValueCount[] = [];
+    for (const [value, count] of totals) values.push({ value, count });
+    return smallest(values, size, byCountThenValue);
   }
 
   /** The document's values of the fields. */

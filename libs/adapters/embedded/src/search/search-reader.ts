@@ -24,8 +24,9 @@ import { holdsWords, numericValue, queryForms, scalarValues, urnComponents } fro
 import type { DocCatalog } from './doc-catalog';
 import type { DocValues } from './doc-values';
 import { marks, selectionSql } from './selection-sql';
-import { smallest } from './smallest';
+import { inOrder, smallest } from './smallest';
 import type { FieldRegistry } from './search-tables';
+import { StatementCache } from './statement-cache';
 import { TermMatcher, type TermMatch } from './term-matcher';
 
 /** A hit's place in the result order; also what a scroll id carries. */
@@ -46,7 +47,7 @@ const MATCH_ALL_SCORE = 1;
 /** Totals and facets of termless queries kept until the next write (at most this many queries). */
 const SELECTION_CACHE_SIZE = 100;
 /** Autocomplete ranks at most this many candidates of each kind. */
-const AUTOCOMPLETE_CANDIDATES = 2000;
+const AUTOCOMPLETE_CANDIDATES = 500;
 
 const byUrn = (a: Position, b: Position) => (a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0);
 
@@ -83,17 +84,21 @@ function decodeScrollId(scrollId: string): Position {
 
 export class SearchReader {
   private readonly matcher: TermMatcher;
+  private readonly statements: StatementCache;
   private readonly docById;
+  private readonly docField;
   private readonly selectionCache = new Map<string, { generation: number; total: number; facets: FacetResult[] }>();
 
   constructor(
-    private readonly db: EmbeddedDb,
+    db: EmbeddedDb,
     private readonly fieldRegistry: FieldRegistry,
     private readonly catalog: DocCatalog,
     private readonly docValues: DocValues,
   ) {
-    this.matcher = new TermMatcher(db, fieldRegistry, () => catalog.generation);
+    this.statements = new StatementCache(db);
+    this.matcher = new TermMatcher(db, this.statements, fieldRegistry, () => catalog.generation);
     this.docById = db.prepare('SELECT doc FROM search_docs WHERE doc_id = ?').pluck();
+    this.docField = db.prepare('SELECT doc -> ? FROM search_docs WHERE doc_id = ?').pluck();
   }
 
   private readonly byDocUrn = (a: Candidate, b: Candidate): number => {
@@ -106,19 +111,14 @@ export class SearchReader {
   private passingFilter(sel: DocumentSelection): Set<number> | undefined {
     if (!sel.filter.length) return undefined;
     const { sql, params } = selectionSql(sel, (names) => this.fieldRegistry.ids(sel.entityTypes, names));
-    return new Set(this.db.prepare(`SELECT d.doc_id FROM search_docs d WHERE ${sql}`).pluck().all(...params) as number[]);
+    return new Set(this.statements.get(`SELECT d.doc_id FROM search_docs d WHERE ${sql}`).pluck().all(...params) as number[]);
   }
 
   /** Whether a document is selected: its entity type, the removed flag, then the filter. */
   private selector(sel: DocumentSelection): (docId: number) => boolean {
-    const types = new Set(sel.entityTypes);
+    const ofType = this.catalog.typeTest(sel.entityTypes, sel.includeRemoved);
     const passing = this.passingFilter(sel);
-    return (docId) => {
-      const type = this.catalog.entityType(docId);
-      if (type === undefined || !types.has(type)) return false;
-      if (!sel.includeRemoved && this.catalog.isRemoved(docId)) return false;
-      return passing === undefined || passing.has(docId);
-    };
+    return passing === undefined ? ofType : (docId) => ofType(docId) && passing.has(docId);
   }
 
   /** Every selected document matching the terms, unordered. */
@@ -133,8 +133,10 @@ export class SearchReader {
     }
     const selected = this.selector(query);
     const factors = query.rankText ? this.matcher.rankFactors(query.rankText, query.entityTypes, query.rankFields) : undefined;
-    for (const [docId, score] of this.matcher.match(query.terms, query.entityTypes)) {
-      if (selected(docId)) out.push({ docId, score: score * (factors?.get(docId) ?? 1) });
+    const { docs, scores } = this.matcher.match(query.terms, query.entityTypes);
+    for (let i = 0; i < docs.length; i++) {
+      const docId = docs[i];
+      if (selected(docId)) out.push({ docId, score: scores[i] * (factors?.get(docId) ?? 1) });
     }
     return out;
   }
@@ -197,31 +199,46 @@ export class SearchReader {
   /** Without terms every score is equal: the URN index gives the page directly. */
   private urnOrderedPage(query: SearchQuery, from: number, size: number, after?: Position): Ranked[] {
     const { sql, params } = selectionSql(query, (names) => this.fieldRegistry.ids(query.entityTypes, names));
-    const rows = this.db
-      .prepare(`SELECT doc_id, urn FROM search_docs d WHERE ${sql}${after ? ' AND d.urn > ?' : ''} ORDER BY d.urn LIMIT ? OFFSET ?`)
+    const rows = this.statements
+      .get(`SELECT doc_id, urn FROM search_docs d WHERE ${sql}${after ? ' AND d.urn > ?' : ''} ORDER BY d.urn LIMIT ? OFFSET ?`)
       .raw()
       .all(...params, ...(after ? [after.urn] : []), size + 1, from) as [number, string][];
     return rows.map(([docId, urn]) => ({ docId, urn, score: MATCH_ALL_SCORE }));
   }
 
+  /** Facet counts. A field id belongs to one entity type, so each field counts only that type's documents. */
   private facets(query: SearchQuery, candidates: Candidate[]): FacetResult[] {
-    const docIds = candidates.map((c) => c.docId);
+    if (query.facets.length === 0) return [];
+    const docsByType = new Map<string, number[]>();
+    for (const { docId } of candidates) {
+      const type = this.catalog.entityType(docId) ?? '';
+      const docs = docsByType.get(type);
+      if (docs) docs.push(docId);
+      else docsByType.set(type, [docId]);
+    }
     return query.facets.map((f) => {
       let values: { value: string; count: number }[];
       if (f.field === ENTITY_TYPE_FIELD) {
-        const counts = new Map<string, number>();
-        for (const docId of docIds) {
-          const t = this.catalog.entityType(docId) ?? '';
-          counts.set(t, (counts.get(t) ?? 0) + 1);
-        }
-        values = [...counts].map(([value, count]) => ({ value, count })).sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : 1));
-        values = values.slice(0, f.size);
+        values = [...docsByType]
+          .map(([value, docs]) => ({ value, count: docs.length }))
+          .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : 1))
+          .slice(0, f.size);
       } else {
-        const ids = this.fieldRegistry.ids(query.entityTypes, [f.field]);
-        values = ids.length ? this.docValues.counts(ids, docIds, f.size) : [];
+        const docsByField = new Map<number, number[]>();
+        for (const id of this.fieldRegistry.ids(query.entityTypes, [f.field])) {
+          const docs = docsByType.get(this.fieldRegistry.byFieldId(id)?.entityType ?? '');
+          if (docs) docsByField.set(id, docs);
+        }
+        values = this.docValues.counts(docsByField, f.size);
       }
       return { field: f.field, ...(f.displayName ? { displayName: f.displayName } : {}), values };
     });
+  }
+
+  /** One field of a stored document (SQLite extracts it: a dataset's document is large, the field small). */
+  private fieldOf(docId: number, name: string): unknown {
+    const json = this.docField.get(`$.${JSON.stringify(name)}`, docId) as string | null | undefined;
+    return json === null || json === undefined ? undefined : JSON.parse(json);
   }
 
   /** The searched fields of a hit that hold a term, each with its first matching value. */
@@ -294,10 +311,11 @@ export class SearchReader {
     if (query.limit <= 0) return { suggestions: [], urns: [] };
     const selected = this.selector(query);
     const matches = this.matcher.autocompleteCandidates(query.text, query.entityTypes, query.fields, AUTOCOMPLETE_CANDIDATES);
-    const ranked = [...matches]
+    const candidates = [...matches]
       .filter(([docId]) => selected(docId))
-      .map(([docId, m]: [number, TermMatch]) => ({ docId, score: m.score, fields: m.fields, urn: this.catalog.urn(docId) }))
-      .sort(comparator(undefined));
+      .map(([docId, m]: [number, TermMatch]) => ({ docId, score: m.score, fields: m.fields, urn: this.catalog.urn(docId) }));
+    // Candidates without a suggestion are skipped, so a few more than the limit are ranked first.
+    const ranked = inOrder(candidates, query.limit * 4, comparator(undefined));
     const boostOf = new Map(query.fields.map((f) => [f.field, f.boost]));
     const typed = query.text.trim().toLowerCase();
     const forms = queryForms(query.text);
@@ -305,12 +323,11 @@ export class SearchReader {
     const urns: string[] = [];
     for (const r of ranked) {
       if (suggestions.length >= query.limit) break;
-      const doc = JSON.parse(this.docById.get(r.docId) as string) as Record<string, unknown>;
       const names = [...r.fields]
         .map((id) => this.fieldRegistry.byFieldId(id)?.name)
         .filter((n): n is string => n !== undefined)
         .sort((a, b) => (boostOf.get(b) ?? 0) - (boostOf.get(a) ?? 0));
-      const values = names.flatMap((n) => scalarValues(doc[n]));
+      const values = names.flatMap((n) => scalarValues(this.fieldOf(r.docId, n)));
       const suggestion = values.find((v) => v.toLowerCase().startsWith(typed)) ?? values.find((v) => holdsWords(v, forms));
       if (suggestion === undefined) continue;
       urns.push(r.urn);
@@ -338,13 +355,13 @@ export class SearchReader {
     const belowParams = [...ids, prefix, `${query.path}0`, ...docs.params];
     const segment = `CASE WHEN instr(substr(value, ?), '/') > 0 THEN substr(value, ?, instr(substr(value, ?), '/') - 1) ELSE substr(value, ?) END`;
     const from = prefix.length + 1;
-    const groups = this.db
-      .prepare(`SELECT ${segment} AS name, COUNT(DISTINCT doc_id) AS count ${below} GROUP BY name HAVING name <> '' ORDER BY count DESC, name`)
+    const groups = this.statements
+      .get(`SELECT ${segment} AS name, COUNT(DISTINCT doc_id) AS count ${below} GROUP BY name HAVING name <> '' ORDER BY count DESC, name`)
       .all(from, from, from, from, ...belowParams) as { name: string; count: number }[];
-    const totalBelow = this.db.prepare(`SELECT COUNT(DISTINCT doc_id) ${below} AND value > ?`).pluck().get(...belowParams, prefix) as number;
+    const totalBelow = this.statements.get(`SELECT COUNT(DISTINCT doc_id) ${below} AND value > ?`).pluck().get(...belowParams, prefix) as number;
     const here = query.path
-      ? (this.db
-          .prepare(`SELECT DISTINCT doc_id FROM search_values WHERE field_id IN (${marks(ids.length)}) AND value = ? AND ${docs.sql}`)
+      ? (this.statements
+          .get(`SELECT DISTINCT doc_id FROM search_values WHERE field_id IN (${marks(ids.length)}) AND value = ? AND ${docs.sql}`)
           .pluck()
           .all(...ids, query.path, ...docs.params) as number[])
       : [];

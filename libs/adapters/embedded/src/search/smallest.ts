@@ -39,3 +39,14 @@ export function smallest<T>(items: readonly T[], k: number, compare: (a: T, b: T
   }
   return heap.sort(compare);
 }
+
+/**
+ * Every item in order, sorting only the first `first` unless the reader goes on: a reader that
+ * usually stops early (ten suggestions of thousands of candidates) pays for a bounded heap, not a sort.
+ * `compare` must order every two distinct items.
+ */
+export function* inOrder<T>(items: readonly T[], first: number, compare: (a: T, b: T) => number): Generator<T> {
+  const head = smallest(items, first, compare);
+  yield* head;
+  if (head.length < items.length) yield* [...items].sort(compare).slice(head.length);
+}

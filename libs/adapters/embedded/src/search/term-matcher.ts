@@ -2,8 +2,10 @@
 import type { FieldBoost, SearchTerm } from '@cairn/ports';
 import type { EmbeddedDb } from '../database';
 import { allWordsQuery, phraseQuery, queryForms } from './analysis';
+import { DocScores } from './doc-scores';
 import { marks } from './selection-sql';
 import { FIELD_SLOTS, type FieldRegistry } from './search-tables';
+import type { StatementCache } from './statement-cache';
 
 /** An autocomplete candidate: its best score and the fields it matched through. */
 export interface TermMatch {
@@ -21,17 +23,18 @@ export const PREFIX_RANK = 1.6;
 export class TermMatcher {
   private readonly words;
   private readonly acWords;
-  private readonly recentAcMatches = new Map<string, number[]>();
+  private readonly recentAcMatches = new Map<string, Map<string, number[]>>();
   private recentGeneration = -1;
 
   /** `generation` changes with every write to the index. */
   constructor(
-    private readonly db: EmbeddedDb,
+    db: EmbeddedDb,
+    private readonly statements: StatementCache,
     private readonly fieldRegistry: FieldRegistry,
     private readonly generation: () => number,
   ) {
-    this.words = db.prepare('SELECT rowid FROM search_fts WHERE search_fts MATCH ?').pluck();
-    this.acWords = db.prepare('SELECT rowid FROM search_ac_fts WHERE search_ac_fts MATCH ?').pluck();
+    this.words = db.prepare('SELECT rowid FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid').pluck();
+    this.acWords = db.prepare('SELECT rowid FROM search_ac_fts WHERE search_ac_fts MATCH ? ORDER BY rowid').pluck();
   }
 
   private boostsById(entityTypes: readonly string[], fields: readonly FieldBoost[]): Map<number, number> {
@@ -41,57 +44,56 @@ export class TermMatcher {
   }
 
   /** Documents matching an FTS expression in one of the fields, with the best boost among them. */
-  private byWords(expression: string, boosts: Map<number, number>): Map<number, number> {
-    const out = new Map<number, number>();
+  private byWords(expression: string, boosts: Map<number, number>): DocScores {
+    // Boosts by field id in an array: this runs once per matching row, tens of thousands per query.
+    const boostOf = new Float64Array(Math.max(0, ...boosts.keys()) + 1).fill(-1);
+    for (const [id, boost] of boosts) boostOf[id] = boost;
+    const docs: number[] = [];
+    const scores: number[] = [];
     for (const rowid of this.words.all(expression) as number[]) {
       const fieldId = rowid % FIELD_SLOTS;
-      const boost = boosts.get(fieldId);
-      if (boost === undefined) continue;
+      const boost = fieldId < boostOf.length ? boostOf[fieldId] : -1;
+      if (boost < 0) continue;
       const docId = (rowid - fieldId) / FIELD_SLOTS;
-      const best = out.get(docId);
-      if (best === undefined || boost > best) out.set(docId, boost);
+      const last = docs.length - 1;
+      if (last >= 0 && docs[last] === docId) {
+        if (boost > scores[last]) scores[last] = boost;
+      } else {
+        docs.push(docId);
+        scores.push(boost);
+      }
     }
-    return out;
+    return DocScores.ordered(docs, scores);
   }
 
-  private byValue(text: string, boosts: Map<number, number>): Map<number, number> {
+  private byValue(text: string, boosts: Map<number, number>): DocScores {
     const out = new Map<number, number>();
-    if (boosts.size === 0) return out;
+    if (boosts.size === 0) return DocScores.EMPTY;
     const ids = [...boosts.keys()];
-    const rows = this.db
-      .prepare(`SELECT doc_id, field_id FROM search_lookup_terms WHERE field_id IN (${marks(ids.length)}) AND term = ?`)
+    const rows = this.statements
+      .get(`SELECT doc_id, field_id FROM search_lookup_terms WHERE field_id IN (${marks(ids.length)}) AND term = ?`)
       .raw()
       .all(...ids, text.toLowerCase()) as [number, number][];
     for (const [docId, fieldId] of rows) out.set(docId, Math.max(out.get(docId) ?? 0, boosts.get(fieldId) ?? 0));
-    return out;
+    return DocScores.fromMap(out);
   }
 
-  private termMatches(term: SearchTerm, entityTypes: readonly string[]): Map<number, number> {
+  private termMatches(term: SearchTerm, entityTypes: readonly string[]): DocScores {
     const boosts = this.boostsById(entityTypes, term.fields);
     if (term.kind === 'value') return this.byValue(term.text, boosts);
     const forms = queryForms(term.text);
-    return forms.length ? this.byWords(phraseQuery(forms, term.prefix), boosts) : new Map();
+    return forms.length && boosts.size ? this.byWords(phraseQuery(forms, term.prefix), boosts) : DocScores.EMPTY;
   }
 
-  /** Documents matching every term, with their scores (summed over the terms). */
-  match(terms: readonly SearchTerm[], entityTypes: readonly string[]): Map<number, number> {
-    let result: Map<number, number> | undefined;
+  /** Documents matching every term, with their scores (summed over the terms), in doc id order. */
+  match(terms: readonly SearchTerm[], entityTypes: readonly string[]): DocScores {
+    let result: DocScores | undefined;
     for (const term of terms) {
       const matches = this.termMatches(term, entityTypes);
-      if (!result) {
-        result = matches;
-      } else {
-        const next = new Map<number, number>();
-        const [small, large] = result.size <= matches.size ? [result, matches] : [matches, result];
-        for (const [docId, score] of small) {
-          const other = large.get(docId);
-          if (other !== undefined) next.set(docId, score + other);
-        }
-        result = next;
-      }
+      result = result ? result.intersect(matches) : matches;
       if (result.size === 0) break;
     }
-    return result ?? new Map();
+    return result ?? DocScores.EMPTY;
   }
 
   /**
@@ -114,8 +116,8 @@ export class TermMatcher {
       }
     };
     const ids = [...boosts.keys()];
-    const prefixed = this.db
-      .prepare(`SELECT doc_id, field_id, term = ? FROM search_lookup_terms WHERE field_id IN (${marks(ids.length)}) AND term >= ? AND term < ? LIMIT ?`)
+    const prefixed = this.statements
+      .get(`SELECT doc_id, field_id, term = ? FROM search_lookup_terms WHERE field_id IN (${marks(ids.length)}) AND term >= ? AND term < ? LIMIT ?`)
       .raw()
       .all(term, ...ids, term, term + LAST_CHAR, cap) as [number, number, number][];
     for (const [docId, fieldId, exact] of prefixed) add(docId, fieldId, (boosts.get(fieldId) ?? 0) * (exact ? EXACT_RANK : PREFIX_RANK));
@@ -123,7 +125,7 @@ export class TermMatcher {
     const acOnly = ids.every((id) => this.fieldRegistry.byFieldId(id)?.mapping?.autocomplete);
     const expression = allWordsQuery(forms);
     let seen = 0;
-    for (const rowid of acOnly ? this.acMatches(expression) : (this.words.iterate(expression) as Iterable<number>)) {
+    for (const rowid of acOnly ? this.acMatches(expression, entityTypes) : (this.words.iterate(expression) as Iterable<number>)) {
       const fieldId = rowid % FIELD_SLOTS;
       const boost = boosts.get(fieldId);
       if (boost === undefined) continue;
@@ -136,24 +138,39 @@ export class TermMatcher {
   }
 
   /**
-   * Rows of the autocomplete word index matching an expression. The UI asks autocomplete once per
-   * entity type with the same text, and each asking walks every type's matches: the walk's rows
-   * are kept until the next write instead of read again.
+   * Rows of the autocomplete word index matching an expression, of the entity types' fields, in
+   * rowid order. The UI asks autocomplete once per entity type with the same text: the rows are
+   * read once, grouped by entity type, and kept until the next write.
    */
-  private acMatches(expression: string): number[] {
+  private acMatches(expression: string, entityTypes: readonly string[]): number[] {
     const generation = this.generation();
     if (generation !== this.recentGeneration) {
       this.recentAcMatches.clear();
       this.recentGeneration = generation;
     }
-    const known = this.recentAcMatches.get(expression);
-    if (known) return known;
-    const rows = this.acWords.all(expression) as number[];
-    if (rows.length <= RECENT_MATCH_ROWS) {
-      this.recentAcMatches.set(expression, rows);
-      if (this.recentAcMatches.size > RECENT_MATCHES) this.recentAcMatches.delete(this.recentAcMatches.keys().next().value as string);
+    let byType = this.recentAcMatches.get(expression);
+    if (!byType) {
+      const rows = this.acWords.all(expression) as number[];
+      byType = this.byEntityType(rows);
+      if (rows.length <= RECENT_MATCH_ROWS) {
+        this.recentAcMatches.set(expression, byType);
+        if (this.recentAcMatches.size > RECENT_MATCHES) this.recentAcMatches.delete(this.recentAcMatches.keys().next().value as string);
+      }
     }
-    return rows;
+    const groups = entityTypes.map((t) => byType.get(t) ?? []).filter((g) => g.length > 0);
+    return groups.length === 1 ? groups[0] : groups.flat().sort((a, b) => a - b);
+  }
+
+  private byEntityType(rows: readonly number[]): Map<string, number[]> {
+    const out = new Map<string, number[]>();
+    for (const rowid of rows) {
+      const type = this.fieldRegistry.byFieldId(rowid % FIELD_SLOTS)?.entityType;
+      if (type === undefined) continue;
+      const group = out.get(type);
+      if (group) group.push(rowid);
+      else out.set(type, [rowid]);
+    }
+    return out;
   }
 
   /**
@@ -165,8 +182,8 @@ export class TermMatcher {
     const ids = this.fieldRegistry.ids(entityTypes, fields);
     const term = text.trim().toLowerCase();
     if (ids.length === 0 || term === '') return out;
-    const rows = this.db
-      .prepare(`SELECT doc_id, term = ? AS exact FROM search_lookup_terms WHERE field_id IN (${marks(ids.length)}) AND term >= ? AND term < ?`)
+    const rows = this.statements
+      .get(`SELECT doc_id, term = ? AS exact FROM search_lookup_terms WHERE field_id IN (${marks(ids.length)}) AND term >= ? AND term < ?`)
       .raw()
       .all(term, ...ids, term, term + LAST_CHAR) as [number, number][];
     for (const [docId, exact] of rows) out.set(docId, Math.max(out.get(docId) ?? 1, exact ? EXACT_RANK : PREFIX_RANK));
