@@ -23,7 +23,7 @@ import type { EmbeddedDb } from '../database';
 import { holdsWords, numericValue, queryForms, scalarValues, urnComponents } from './analysis';
 import type { DocCatalog } from './doc-catalog';
 import type { DocValues } from './doc-values';
-import { marks, selectionSql } from './selection-sql';
+import { criterionDocsSql, isNegated, marks, selectionSql, type FieldIds } from './selection-sql';
 import { inOrder, smallest } from './smallest';
 import type { FieldRegistry } from './search-tables';
 import { StatementCache } from './statement-cache';
@@ -107,18 +107,28 @@ export class SearchReader {
     return ua < ub ? -1 : ua > ub ? 1 : 0;
   };
 
-  /** Documents passing the selection's filter (in SQL); undefined when it has none. */
-  private passingFilter(sel: DocumentSelection): Set<number> | undefined {
+  /**
+   * Whether a document passes the selection's filter; undefined when it has none. Each criterion's
+   * documents come from the value index alone (a join through the documents table reads far more
+   * pages), then AND, OR and NOT combine in memory.
+   */
+  private passingFilter(sel: DocumentSelection): ((docId: number) => boolean) | undefined {
     if (!sel.filter.length) return undefined;
-    const { sql, params } = selectionSql(sel, (names) => this.fieldRegistry.ids(sel.entityTypes, names));
-    return new Set(this.statements.get(`SELECT d.doc_id FROM search_docs d WHERE ${sql}`).pluck().all(...params) as number[]);
+    const fieldIds: FieldIds = (names) => this.fieldRegistry.ids(sel.entityTypes, names);
+    const ors = sel.filter.map((and) =>
+      and.map((c) => {
+        const { sql, params } = criterionDocsSql(c, fieldIds);
+        return { docs: new Set(this.statements.get(sql).pluck().all(...params) as number[]), negated: isNegated(c) };
+      }),
+    );
+    return (docId) => ors.some((and) => and.every((c) => c.docs.has(docId) !== c.negated));
   }
 
   /** Whether a document is selected: its entity type, the removed flag, then the filter. */
   private selector(sel: DocumentSelection): (docId: number) => boolean {
     const ofType = this.catalog.typeTest(sel.entityTypes, sel.includeRemoved);
     const passing = this.passingFilter(sel);
-    return passing === undefined ? ofType : (docId) => ofType(docId) && passing.has(docId);
+    return passing === undefined ? ofType : (docId) => ofType(docId) && passing(docId);
   }
 
   /** Every selected document matching the terms, unordered. */
@@ -127,7 +137,7 @@ export class SearchReader {
     if (query.terms.length === 0) {
       const passing = this.passingFilter(query);
       for (const docId of this.catalog.docsOf(query.entityTypes)) {
-        if ((query.includeRemoved || !this.catalog.isRemoved(docId)) && (passing === undefined || passing.has(docId))) out.push({ docId, score: MATCH_ALL_SCORE });
+        if ((query.includeRemoved || !this.catalog.isRemoved(docId)) && (passing === undefined || passing(docId))) out.push({ docId, score: MATCH_ALL_SCORE });
       }
       return out;
     }

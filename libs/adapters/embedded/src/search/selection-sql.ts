@@ -41,25 +41,31 @@ function valueCondition(c: FilterCriterion, column: string, numColumn: string | 
   }
 }
 
-function criterionSql(c: FilterCriterion, fieldIds: FieldIds): Sql {
-  let positive: Sql;
+/** A condition on the entity type column of `search_docs d` (every document has one). */
+function entityTypeCondition(c: FilterCriterion): Sql {
+  return c.condition === 'EXISTS' || c.condition === 'IS_NULL' ? { sql: '1', params: [] } : valueCondition(c, 'd.entity_type', null);
+}
+
+/** The documents a criterion holds for, before its negation: a query of doc ids. */
+export function criterionDocsSql(c: FilterCriterion, fieldIds: FieldIds): Sql {
   if (c.fields.includes(ENTITY_TYPE_FIELD)) {
-    // Every document has an entity type.
-    positive = c.condition === 'EXISTS' || c.condition === 'IS_NULL' ? { sql: '1', params: [] } : valueCondition(c, 'd.entity_type', null);
-  } else {
-    const ids = fieldIds(c.fields);
-    if (ids.length === 0) {
-      positive = { sql: '0', params: [] };
-    } else {
-      const value = valueCondition(c, 'value', 'num');
-      positive = {
-        sql: `d.doc_id IN (SELECT doc_id FROM search_values WHERE field_id IN (${marks(ids.length)}) AND ${value.sql})`,
-        params: [...ids, ...value.params],
-      };
-    }
+    const type = entityTypeCondition(c);
+    return { sql: `SELECT d.doc_id FROM search_docs d WHERE ${type.sql}`, params: type.params };
   }
-  const negate = c.negated !== (c.condition === 'IS_NULL');
-  return negate ? { sql: `NOT (${positive.sql})`, params: positive.params } : positive;
+  const ids = fieldIds(c.fields);
+  if (ids.length === 0) return { sql: 'SELECT NULL WHERE 0', params: [] };
+  const value = valueCondition(c, 'value', 'num');
+  return { sql: `SELECT doc_id FROM search_values WHERE field_id IN (${marks(ids.length)}) AND ${value.sql}`, params: [...ids, ...value.params] };
+}
+
+/** Whether the criterion is negated: asked to be, or IS_NULL (the negation of EXISTS). */
+export const isNegated = (c: FilterCriterion) => c.negated !== (c.condition === 'IS_NULL');
+
+const inSql = (docs: Sql): Sql => ({ sql: `d.doc_id IN (${docs.sql})`, params: docs.params });
+
+function criterionSql(c: FilterCriterion, fieldIds: FieldIds): Sql {
+  const positive = c.fields.includes(ENTITY_TYPE_FIELD) ? entityTypeCondition(c) : inSql(criterionDocsSql(c, fieldIds));
+  return isNegated(c) ? { sql: `NOT (${positive.sql})`, params: positive.params } : positive;
 }
 
 export function selectionSql(sel: DocumentSelection, fieldIds: FieldIds): Sql {

@@ -17,11 +17,14 @@ const LAST_CHAR = '\u{10FFFF}';
 /** Autocomplete word matches kept until the next write: how many expressions, and up to what size. */
 const RECENT_MATCHES = 16;
 const RECENT_MATCH_ROWS = 200_000;
+/** Up to this many searched fields, rows of other fields are filtered out in SQL. */
+const FEW_FIELDS = 8;
 export const EXACT_RANK = 10;
 export const PREFIX_RANK = 1.6;
 
 export class TermMatcher {
   private readonly words;
+  private readonly wordsInFields;
   private readonly acWords;
   private readonly recentAcMatches = new Map<string, Map<string, number[]>>();
   private recentGeneration = -1;
@@ -34,6 +37,9 @@ export class TermMatcher {
     private readonly generation: () => number,
   ) {
     this.words = db.prepare('SELECT rowid FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid').pluck();
+    this.wordsInFields = db
+      .prepare(`SELECT rowid FROM search_fts WHERE search_fts MATCH ? AND rowid % ${FIELD_SLOTS} IN (SELECT value FROM json_each(?)) ORDER BY rowid`)
+      .pluck();
     this.acWords = db.prepare('SELECT rowid FROM search_ac_fts WHERE search_ac_fts MATCH ? ORDER BY rowid').pluck();
   }
 
@@ -50,7 +56,9 @@ export class TermMatcher {
     for (const [id, boost] of boosts) boostOf[id] = boost;
     const docs: number[] = [];
     const scores: number[] = [];
-    for (const rowid of this.words.all(expression) as number[]) {
+    // A word is in many fields; when few are searched (`name:x`), SQLite drops the other rows.
+    const rows = boosts.size <= FEW_FIELDS ? this.wordsInFields.all(expression, JSON.stringify([...boosts.keys()])) : this.words.all(expression);
+    for (const rowid of rows as number[]) {
       const fieldId = rowid % FIELD_SLOTS;
       const boost = fieldId < boostOf.length ? boostOf[fieldId] : -1;
       if (boost < 0) continue;
