@@ -1,4 +1,7 @@
-/** The search query contract against the embedded (SQLite) search index. */
+/** The search query contract against the embedded (SQLite) search index, in this thread and on reader threads. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { openDatabase, SqliteSearchIndex } from '@cairn/adapter-embedded';
 import { defaultRegistry } from '@cairn/core';
 import { planSearch, searchFieldsOf, searchSchemaOf } from '@cairn/search';
@@ -7,6 +10,22 @@ import { describeSearchQueriesContract } from './search-queries.contract';
 describeSearchQueriesContract('SQLite', async (mappings) => {
   const db = openDatabase(':memory:');
   return { index: new SqliteSearchIndex(db, mappings), close: async () => void db.close() };
+});
+
+const dir = mkdtempSync(join(tmpdir(), 'cairn-search-threads-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+
+describeSearchQueriesContract('SQLite, reader threads', async (mappings) => {
+  const db = openDatabase(join(dir, `db-${++files}.sqlite`));
+  const index = new SqliteSearchIndex(db, mappings, { readThreads: 2 });
+  return {
+    index,
+    close: async () => {
+      await index.close();
+      db.close();
+    },
+  };
 });
 
 describe('SQLite search index written by earlier versions', () => {

@@ -47,6 +47,23 @@ describeSearchIndexContract('SQLite', async () => {
   return { index: new SqliteSearchIndex(db), close };
 });
 
+describeSearchIndexContract('SQLite, reader threads', async () => {
+  const { db, close } = freshDb();
+  const index = new SqliteSearchIndex(db, new Map(), { readThreads: 1 });
+  return { index, close: async () => (await index.close(), await close()) };
+});
+
+describe('SQLite catalog file: one owner', () => {
+  it('refuses a second opening until the first is closed', () => {
+    const file = join(dir, 'owned.sqlite');
+    const first = openDatabase(file);
+    expect(() => openDatabase(file)).toThrow(/in use by another process/);
+    first.close();
+    const again = openDatabase(file);
+    again.close();
+  });
+});
+
 describeGraphIndexContract('SQLite', async () => {
   const { db, close } = freshDb();
   return { graph: new SqliteGraphIndex(db), close };

@@ -14,9 +14,16 @@ import { PROPOSAL_RESULTS_TOPIC, type ProposalResult } from '@cairn/pipeline';
 import { searchSchemaOf } from '@cairn/search';
 import { TOPIC_NAMES, type CatalogPorts } from './ports';
 
-export function openEmbeddedPorts(dataDir: string, durability: 'normal' | 'full', registry: Registry): CatalogPorts {
-  const db = openDatabase(join(dataDir, 'catalog.db'), { sync: durability });
+export interface EmbeddedOptions {
+  readonly durability: 'normal' | 'full';
+  /** Threads answering search queries beside the one that serves and writes (0: none). */
+  readonly searchThreads: number;
+}
+
+export function openEmbeddedPorts(dataDir: string, options: EmbeddedOptions, registry: Registry): CatalogPorts {
+  const db = openDatabase(join(dataDir, 'catalog.db'), { sync: options.durability });
   const store = new SqliteAspectStore(db);
+  const search = new SqliteSearchIndex(db, searchSchemaOf(registry).mappings(), { readThreads: options.searchThreads });
   return {
     logs: {
       proposals: new SqliteEventLog<MetadataChangeProposal>(db, TOPIC_NAMES.proposals),
@@ -26,11 +33,12 @@ export function openEmbeddedPorts(dataDir: string, durability: 'normal' | 'full'
     },
     results: new SqliteEventLog<ProposalResult>(db, PROPOSAL_RESULTS_TOPIC),
     store,
-    search: new SqliteSearchIndex(db, searchSchemaOf(registry).mappings()),
+    search,
     graph: new SqliteGraphIndex(db),
     timeseries: new SqliteTimeseriesIndex(db),
     probes: { embedded: async () => db.prepare('SELECT 1').get() },
     close: async () => {
+      await search.close();
       db.close();
     },
   };

@@ -23,7 +23,7 @@ export interface RunningCatalog extends RunningApi {
 
 export async function startEmbeddedCatalog(config: StandaloneConfig): Promise<RunningCatalog> {
   const registry = defaultRegistry();
-  const ports = openEmbeddedPorts(config.dataDir, config.durability, registry);
+  const ports = openEmbeddedPorts(config.dataDir, { durability: config.durability, searchThreads: config.searchThreads }, registry);
   const metrics = createMetrics('standalone');
   // In one process the persister settles waiting writes directly.
   const notifier = new WriteNotifier();

@@ -15,17 +15,53 @@ export interface DatabaseOptions {
 
 export function openDatabase(file: string, options: DatabaseOptions = {}): EmbeddedDb {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const owner = file === ':memory:' ? undefined : holdOwnerLock(`${file}-owner`);
   const db = new Database(file);
+  if (owner) {
+    // Closing the catalog gives the directory up.
+    const close = db.close.bind(db);
+    db.close = () => {
+      close();
+      owner.close();
+      return db;
+    };
+  }
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${options.sync === 'full' ? 'FULL' : 'NORMAL'}`);
-  // One process owns the data directory: a second `npm start` on it fails fast instead of racing.
-  db.pragma('locking_mode = EXCLUSIVE');
   db.pragma('busy_timeout = 2000');
   // 16 MB of pages: the OS caches the file anyway, and this cache counts in the process's memory.
   db.pragma('cache_size = -16384');
   // Checkpoints copy the log into the database file and fsync it, blocking the one thread that
   // serves everything; a longer log (64 MB rather than 4) means far fewer of them.
   db.pragma('wal_autocheckpoint = 16384');
+  db.pragma('temp_store = MEMORY');
+  return db;
+}
+
+/**
+ * One process owns the data directory: a second `npm start` on it fails fast instead of racing.
+ * The catalog file itself stays shared, so the process's search reader threads can open it.
+ */
+function holdOwnerLock(file: string): EmbeddedDb {
+  const lock = new Database(file);
+  lock.pragma('locking_mode = EXCLUSIVE');
+  try {
+    // A write transaction takes the exclusive lock, which this locking mode keeps until closed.
+    lock.exec('CREATE TABLE IF NOT EXISTS owner (pid INTEGER); DELETE FROM owner;');
+    lock.prepare('INSERT INTO owner (pid) VALUES (?)').run(process.pid);
+  } catch (err) {
+    lock.close();
+    throw new Error(`${dirname(file)} is in use by another process (${(err as Error).message})`);
+  }
+  return lock;
+}
+
+/** A read-only connection of a reader thread to a catalog file another connection writes. */
+export function openReadConnection(file: string): EmbeddedDb {
+  const db = new Database(file);
+  db.pragma('busy_timeout = 2000');
+  db.pragma('query_only = 1');
+  db.pragma('cache_size = -16384');
   db.pragma('temp_store = MEMORY');
   return db;
 }

@@ -20,22 +20,41 @@ import { scalarValues } from './search/analysis';
 import { DocCatalog } from './search/doc-catalog';
 import { DocValues } from './search/doc-values';
 import { DocumentWriter, type DocumentWrite } from './search/document-writer';
+import { LocalReaderState } from './search/reader-state';
+import { ReaderThreads } from './search/reader-threads';
+import type { SearchReads } from './search/search-reads';
 import { SearchReader } from './search/search-reader';
 import { createSearchTables, FieldRegistry } from './search/search-tables';
 
+export interface SearchIndexOptions {
+  /**
+   * Threads answering queries, each with its own connection (0: queries run in the caller's
+   * thread). Needs a database file.
+   */
+  readonly readThreads?: number;
+}
+
 export class SqliteSearchIndex implements SearchIndex {
   private readonly writer: DocumentWriter;
-  private readonly reader: SearchReader;
+  private readonly reader: SearchReads;
+  private readonly threads?: ReaderThreads;
   private readonly stmts;
 
   /** `mappings` types the fields (from the model's annotations); unmapped fields are indexed as text. */
-  constructor(db: EmbeddedDb, mappings: SearchMappings = new Map()) {
+  constructor(db: EmbeddedDb, mappings: SearchMappings = new Map(), options: SearchIndexOptions = {}) {
     createSearchTables(db);
     const fields = new FieldRegistry(db, mappings);
-    const catalog = new DocCatalog(db);
-    const docValues = new DocValues(db);
-    this.writer = new DocumentWriter(db, fields, catalog, docValues);
-    this.reader = new SearchReader(db, fields, catalog, docValues);
+    const readThreads = db.memory ? 0 : (options.readThreads ?? 0);
+    if (readThreads > 0) {
+      this.threads = new ReaderThreads(readThreads, db.name, mappings);
+      this.reader = this.threads;
+      this.writer = new DocumentWriter(db, fields, this.threads);
+    } else {
+      const catalog = new DocCatalog(db);
+      const docValues = new DocValues(db);
+      this.reader = new SearchReader(db, fields, catalog, docValues);
+      this.writer = new DocumentWriter(db, fields, new LocalReaderState(catalog, docValues));
+    }
     this.migrateLegacyDocuments(db);
     this.stmts = {
       get: db.prepare('SELECT doc FROM search_docs WHERE entity_type = ? AND urn = ?').pluck(),
@@ -131,5 +150,10 @@ export class SqliteSearchIndex implements SearchIndex {
 
   async countByType(selection: DocumentSelection): Promise<Record<string, number>> {
     return this.reader.countByType(selection);
+  }
+
+  /** Stops the reader threads (before the database closes). */
+  async close(): Promise<void> {
+    await this.threads?.close();
   }
 }

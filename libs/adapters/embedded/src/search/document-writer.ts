@@ -5,14 +5,13 @@
  * and term tables need no second index by document (each would be one more B-tree to write).
  * A transaction's value and term row changes are reduced to their net effect and written in key
  * order when it commits: consecutive rows then land on the same B-tree leaves, which at 100k entities
- * are mostly outside the page cache. The in-memory catalog and doc values follow once the
- * transaction has committed.
+ * are mostly outside the page cache. Readers' in-memory state follows once the transaction has
+ * committed.
  */
 import type { SearchFields } from '@cairn/ports';
 import type { EmbeddedDb } from '../database';
 import { indexWords, isFulltext, isUrnType, MAX_VALUE_LENGTH, numericValue, scalarValues, urnComponents } from './analysis';
-import type { DocCatalog } from './doc-catalog';
-import type { DocValues } from './doc-values';
+import type { MemoryUpdate, ReaderState } from './reader-state';
 import { FIELD_SLOTS, type FieldInfo, type FieldRegistry } from './search-tables';
 
 interface DocRow {
@@ -32,10 +31,6 @@ interface RowChange {
   readonly present: boolean;
 }
 
-/** What a committed write changes in memory. */
-type MemoryUpdate =
-  | { readonly kind: 'put'; readonly docId: number; readonly entityType: string; readonly urn: string; readonly removed: boolean; readonly fields: [number, string[]][] }
-  | { readonly kind: 'delete'; readonly docId: number };
 
 export class DocumentWriter {
   private readonly stmts;
@@ -48,8 +43,7 @@ export class DocumentWriter {
   constructor(
     private readonly db: EmbeddedDb,
     private readonly fieldRegistry: FieldRegistry,
-    private readonly catalog: DocCatalog,
-    private readonly docValues: DocValues,
+    private readonly readers: ReaderState,
   ) {
     this.stmts = {
       get: db.prepare('SELECT doc_id, doc FROM search_docs WHERE entity_type = ? AND urn = ?'),
@@ -90,26 +84,22 @@ export class DocumentWriter {
 
   /** Several writes in one transaction: the way to keep up with a busy change log. */
   applyAll(writes: readonly DocumentWrite[]): void {
-    for (const update of this.batchTx(writes)) this.apply(update);
+    this.committed(this.batchTx(writes));
   }
 
   upsert(entityType: string, urn: string, fields: SearchFields): void {
-    this.apply(this.upsertTx(entityType, urn, fields));
+    this.committed([this.upsertTx(entityType, urn, fields)]);
   }
 
   delete(entityType: string, urn: string): void {
-    this.apply(this.deleteTx(entityType, urn));
+    this.committed([this.deleteTx(entityType, urn)]);
   }
 
-  private apply(update: MemoryUpdate | undefined): void {
-    if (!update) return;
-    if (update.kind === 'delete') {
-      this.catalog.delete(update.docId);
-      this.docValues.deleteDoc(update.docId);
-      return;
-    }
-    this.catalog.put(update.docId, update.entityType, update.urn, update.removed);
-    for (const [fieldId, values] of update.fields) this.docValues.update(fieldId, update.docId, values);
+  private committed(updates: readonly (MemoryUpdate | undefined)[]): void {
+    this.readers.committed(
+      this.fieldRegistry.takeAdded(),
+      updates.filter((u): u is MemoryUpdate => u !== undefined),
+    );
   }
 
   private deleteSync(entityType: string, urn: string): MemoryUpdate | undefined {
@@ -202,8 +192,7 @@ export class DocumentWriter {
     this.db.exec(`
       DELETE FROM search_docs; DELETE FROM search_values; DELETE FROM search_terms;
       INSERT INTO search_fts (search_fts) VALUES ('delete-all'); INSERT INTO search_ac_fts (search_ac_fts) VALUES ('delete-all');`);
-    this.catalog.clear();
-    this.docValues.clear();
+    this.readers.cleared();
   }
 }
 

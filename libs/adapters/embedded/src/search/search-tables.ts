@@ -52,9 +52,16 @@ export interface FieldInfo {
   readonly mapping?: IndexFieldMapping;
 }
 
+export interface NewField {
+  readonly id: number;
+  readonly entityType: string;
+  readonly name: string;
+}
+
 /** Field ids, allocated on first use and kept in memory. */
 export class FieldRegistry {
   private readonly byKey = new Map<string, FieldInfo>();
+  private added: NewField[] = [];
   private readonly byId = new Map<number, FieldInfo>();
   private readonly insert;
 
@@ -80,7 +87,20 @@ export class FieldRegistry {
     if (known) return known;
     const id = Number(this.insert.run(entityType, name).lastInsertRowid);
     if (id >= FIELD_SLOTS) throw new Error(`The embedded search index holds at most ${FIELD_SLOTS - 1} fields`);
+    this.added.push({ id, entityType, name });
     return this.remember(id, entityType, name);
+  }
+
+  /** Fields allocated since the last call, for readers in other threads to learn. */
+  takeAdded(): NewField[] {
+    const added = this.added;
+    this.added = [];
+    return added;
+  }
+
+  /** A field another connection allocated. */
+  learn(field: NewField): void {
+    if (!this.byId.has(field.id)) this.remember(field.id, field.entityType, field.name);
   }
 
   /** Ids of the named fields that exist in the given entity types. */
