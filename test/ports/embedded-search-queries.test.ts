@@ -52,3 +52,23 @@ describe('SQLite search index written by earlier versions', () => {
     db.close();
   });
 });
+
+describe('SQLite search index: ties in URN order', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('orders equal scores by URN, by comparing URNs and by the catalog’s URN ranks alike', async () => {
+    jest.useFakeTimers({ now: 1_000_000, doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+    const schema = searchSchemaOf(defaultRegistry());
+    const db = openDatabase(':memory:');
+    const index = new SqliteSearchIndex(db, schema.mappings());
+    const names = ['delta', 'alpha', 'echo', 'charlie', 'bravo'];
+    const urns = names.map((n) => `urn:li:dataset:(urn:li:dataPlatform:hive,orders_${n},PROD)`);
+    for (const urn of urns) await index.upsertFields('dataset', urn, { urn, name: 'orders' });
+    const page = async () => (await index.search(planSearch(schema, { entityTypes: ['dataset'], input: 'orders' }), { from: 1, size: 3 })).hits.map((h) => h.urn);
+    const sorted = [...urns].sort();
+    expect(await page()).toEqual(sorted.slice(1, 4));
+    jest.setSystemTime(1_010_000);
+    expect(await page()).toEqual(sorted.slice(1, 4));
+    db.close();
+  });
+});

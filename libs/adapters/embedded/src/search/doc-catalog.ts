@@ -5,6 +5,9 @@
  */
 import type { EmbeddedDb } from '../database';
 
+/** URN order is computed once no document has been added for this long. */
+const URN_ORDER_QUIET_MS = 2000;
+
 export class DocCatalog {
   private readonly urns: (string | undefined)[] = [];
   /** Per doc id: 0 no document, n > 0 the entity type `typeNames[n - 1]`. */
@@ -12,6 +15,9 @@ export class DocCatalog {
   private removedFlags = new Uint8Array(1024);
   private readonly typeNames: string[] = [];
   private readonly byType = new Map<string, Set<number>>();
+  /** Per doc id, its place in URN order; dropped when a URN is added (removals keep the order). */
+  private urnRanks: Int32Array | undefined;
+  private urnAddedAt = 0;
   /** Bumped by every change, so results computed from the catalog can be reused until the next one. */
   generation = 0;
 
@@ -41,6 +47,10 @@ export class DocCatalog {
   put(docId: number, entityType: string, urn: string, removed: boolean): void {
     this.generation++;
     this.reserve(docId);
+    if (this.urns[docId] !== urn) {
+      this.urnRanks = undefined;
+      this.urnAddedAt = Date.now();
+    }
     this.urns[docId] = urn;
     this.typeCodes[docId] = this.typeCode(entityType);
     this.removedFlags[docId] = removed ? 1 : 0;
@@ -62,6 +72,7 @@ export class DocCatalog {
 
   clear(): void {
     this.generation++;
+    this.urnRanks = undefined;
     this.urns.length = 0;
     this.typeCodes.fill(0);
     this.removedFlags.fill(0);
@@ -90,6 +101,20 @@ export class DocCatalog {
     }
     const { typeCodes, removedFlags } = this;
     return (docId) => docId < typeCodes.length && wanted[typeCodes[docId]] === 1 && (includeRemoved || removedFlags[docId] === 0);
+  }
+
+  /**
+   * Places in URN order by doc id, for ordering many documents without comparing strings; undefined
+   * while new documents keep arriving (ordering them afresh after each would cost more than it saves).
+   */
+  urnOrder(): Int32Array | undefined {
+    if (this.urnRanks || Date.now() - this.urnAddedAt < URN_ORDER_QUIET_MS) return this.urnRanks;
+    const ids: number[] = [];
+    this.urns.forEach((urn, docId) => urn !== undefined && ids.push(docId));
+    ids.sort((a, b) => (this.urns[a]! < this.urns[b]! ? -1 : this.urns[a]! > this.urns[b]! ? 1 : 0));
+    const ranks = new Int32Array(this.urns.length);
+    ids.forEach((docId, rank) => (ranks[docId] = rank));
+    return (this.urnRanks = ranks);
   }
 
   /** Doc ids of the entity types. */

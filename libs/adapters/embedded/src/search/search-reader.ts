@@ -101,11 +101,16 @@ export class SearchReader {
     this.docField = db.prepare('SELECT doc -> ? FROM search_docs WHERE doc_id = ?').pluck();
   }
 
-  private readonly byDocUrn = (a: Candidate, b: Candidate): number => {
-    const ua = this.catalog.urn(a.docId);
-    const ub = this.catalog.urn(b.docId);
-    return ua < ub ? -1 : ua > ub ? 1 : 0;
-  };
+  /** Candidates by URN: by their places in URN order when the catalog has them. */
+  private byDocUrn(): (a: Candidate, b: Candidate) => number {
+    const order = this.catalog.urnOrder();
+    if (order) return (a, b) => order[a.docId] - order[b.docId];
+    return (a, b) => {
+      const ua = this.catalog.urn(a.docId);
+      const ub = this.catalog.urn(b.docId);
+      return ua < ub ? -1 : ua > ub ? 1 : 0;
+    };
+  }
 
   /**
    * Whether a document passes the selection's filter; undefined when it has none. Each criterion's
@@ -198,7 +203,7 @@ export class SearchReader {
       }
       // Positions (with their URNs) only for the page: a broad query's tier has tens of thousands.
       const eligible = after ? tier.filter((c) => isAfter(this.position(c))) : tier;
-      const top = smallest(eligible, skip + size + 1 - out.length, this.byDocUrn);
+      const top = smallest(eligible, skip + size + 1 - out.length, this.byDocUrn());
       out.push(...top.slice(skip).map((c) => this.position(c)));
       skip = Math.max(0, skip - eligible.length);
       if (out.length > size) break;
