@@ -17,10 +17,7 @@ export class DocScores {
 
   static fromMap(byDoc: ReadonlyMap<number, number>): DocScores {
     const docs = [...byDoc.keys()].sort((a, b) => a - b);
-    return new DocScores(
-      docs,
-      docs.map((d) => byDoc.get(d) ?? 0),
-    );
+    return new DocScores(docs, docs.map((d) => byDoc.get(d) ?? 0));
   }
 
   get size(): number {
@@ -31,17 +28,16 @@ export class DocScores {
   intersect(other: DocScores): DocScores {
     const docs: number[] = [];
     const scores: number[] = [];
-    const [a, b] = [this, other];
     let i = 0;
     let j = 0;
-    while (i < a.docs.length && j < b.docs.length) {
-      const da = a.docs[i];
-      const db = b.docs[j];
-      if (da < db) i++;
-      else if (da > db) j++;
+    while (i < this.docs.length && j < other.docs.length) {
+      const mine = this.docs[i];
+      const theirs = other.docs[j];
+      if (mine < theirs) i++;
+      else if (mine > theirs) j++;
       else {
-        docs.push(da);
-        scores.push(a.scores[i] + b.scores[j]);
+        docs.push(mine);
+        scores.push(this.scores[i] + other.scores[j]);
         i++;
         j++;
       }
