@@ -53,7 +53,7 @@ export class SqliteSearchIndex implements SearchIndex {
       const catalog = new DocCatalog(db);
       const docValues = new DocValues(db);
       this.reader = new SearchReader(db, fields, catalog, docValues);
-      this.writer = new DocumentWriter(db, fields, new LocalReaderState(catalog, docValues));
+      this.writer = new DocumentWriter(db, fields, new LocalReaderState(fields, catalog, docValues));
     }
     this.migrateLegacyDocuments(db);
     this.stmts = {

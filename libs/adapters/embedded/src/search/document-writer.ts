@@ -31,7 +31,6 @@ interface RowChange {
   readonly present: boolean;
 }
 
-
 export class DocumentWriter {
   private readonly stmts;
   private readonly upsertTx;

@@ -4,7 +4,7 @@
  */
 import type { DocCatalog } from './doc-catalog';
 import type { DocValues } from './doc-values';
-import type { NewField } from './search-tables';
+import type { FieldRegistry, NewField } from './search-tables';
 
 /** What a committed write changes in memory. */
 export type MemoryUpdate =
@@ -17,27 +17,28 @@ export interface ReaderState {
   cleared(): void;
 }
 
-export function applyUpdates(catalog: DocCatalog, docValues: DocValues, updates: readonly MemoryUpdate[]): void {
-  for (const update of updates) {
-    if (update.kind === 'delete') {
-      catalog.delete(update.docId);
-      docValues.deleteDoc(update.docId);
-    } else {
-      catalog.put(update.docId, update.entityType, update.urn, update.removed);
-      for (const [fieldId, values] of update.fields) docValues.update(fieldId, update.docId, values);
-    }
-  }
-}
-
-/** Readers in the writer's thread, sharing its field registry. */
+/**
+ * Readers' memory in the thread that holds it: beside the writer (sharing its field registry, which
+ * knows the new fields already) or in a reader thread (whose registry learns them).
+ */
 export class LocalReaderState implements ReaderState {
   constructor(
+    private readonly fields: FieldRegistry,
     private readonly catalog: DocCatalog,
     private readonly docValues: DocValues,
   ) {}
 
-  committed(_fields: readonly NewField[], updates: readonly MemoryUpdate[]): void {
-    applyUpdates(this.catalog, this.docValues, updates);
+  committed(fields: readonly NewField[], updates: readonly MemoryUpdate[]): void {
+    for (const field of fields) this.fields.learn(field);
+    for (const update of updates) {
+      if (update.kind === 'delete') {
+        this.catalog.delete(update.docId);
+        this.docValues.deleteDoc(update.docId);
+      } else {
+        this.catalog.put(update.docId, update.entityType, update.urn, update.removed);
+        for (const [fieldId, values] of update.fields) this.docValues.update(fieldId, update.docId, values);
+      }
+    }
   }
 
   cleared(): void {

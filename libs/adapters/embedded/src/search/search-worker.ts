@@ -9,7 +9,7 @@ import type { SearchMappings } from '@cairn/ports';
 import { openReadConnection } from '../database';
 import { DocCatalog } from './doc-catalog';
 import { DocValues } from './doc-values';
-import { applyUpdates } from './reader-state';
+import { LocalReaderState } from './reader-state';
 import { SearchReader } from './search-reader';
 import { FieldRegistry } from './search-tables';
 import type { WorkerReply, WorkerRequest } from './worker-messages';
@@ -20,6 +20,7 @@ const fields = new FieldRegistry(db, mappings);
 const catalog = new DocCatalog(db);
 const docValues = new DocValues(db);
 const reader = new SearchReader(db, fields, catalog, docValues);
+const state = new LocalReaderState(fields, catalog, docValues);
 const port = parentPort!;
 
 function errorOf(err: unknown): WorkerReply['error'] {
@@ -30,12 +31,10 @@ function errorOf(err: unknown): WorkerReply['error'] {
 port.on('message', (m: WorkerRequest) => {
   switch (m.type) {
     case 'committed':
-      for (const f of m.fields) fields.learn(f);
-      applyUpdates(catalog, docValues, m.updates);
+      state.committed(m.fields, m.updates);
       return;
     case 'cleared':
-      catalog.clear();
-      docValues.clear();
+      state.cleared();
       return;
     case 'call': {
       let reply: WorkerReply;
