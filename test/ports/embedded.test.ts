@@ -1,5 +1,5 @@
 /** The port contracts against the embedded (SQLite) adapters, each case on a fresh temp-file database. */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -61,6 +61,15 @@ describe('SQLite catalog file: one owner', () => {
     first.close();
     const again = openDatabase(file);
     again.close();
+  });
+
+  it('gives the directory up when the catalog file cannot be opened', () => {
+    const file = join(dir, 'unopenable.sqlite');
+    mkdirSync(file);
+    expect(() => openDatabase(file)).toThrow();
+    rmSync(file, { recursive: true });
+    const opened = openDatabase(file);
+    opened.close();
   });
 });
 

@@ -16,7 +16,14 @@ export interface DatabaseOptions {
 export function openDatabase(file: string, options: DatabaseOptions = {}): EmbeddedDb {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const owner = file === ':memory:' ? undefined : holdOwnerLock(`${file}-owner`);
-  const db = new Database(file);
+  let db: EmbeddedDb;
+  try {
+    db = new Database(file);
+  } catch (err) {
+    // A catalog that cannot be opened leaves the directory to whoever comes next.
+    owner?.close();
+    throw err;
+  }
   if (owner) {
     // Closing the catalog gives the directory up.
     const close = db.close.bind(db);
@@ -43,7 +50,8 @@ export function openDatabase(file: string, options: DatabaseOptions = {}): Embed
  * The catalog file itself stays shared, so the process's search reader threads can open it.
  */
 function holdOwnerLock(file: string): EmbeddedDb {
-  const lock = new Database(file);
+  // No busy wait: an owner holds the lock for as long as it runs.
+  const lock = new Database(file, { timeout: 0 });
   lock.pragma('locking_mode = EXCLUSIVE');
   try {
     // A write transaction takes the exclusive lock, which this locking mode keeps until closed.
@@ -58,7 +66,7 @@ function holdOwnerLock(file: string): EmbeddedDb {
 
 /** A read-only connection of a reader thread to a catalog file another connection writes. */
 export function openReadConnection(file: string): EmbeddedDb {
-  const db = new Database(file);
+  const db = new Database(file, { fileMustExist: true });
   db.pragma('busy_timeout = 2000');
   db.pragma('query_only = 1');
   db.pragma('cache_size = -16384');
