@@ -85,8 +85,13 @@ export function numericValue(text: string): number | null {
 /** Types whose values are searched as words (unmapped fields are, too). */
 const NOT_FULLTEXT: ReadonlySet<SearchFieldType> = new Set(['BOOLEAN', 'COUNT', 'DATETIME', 'DOUBLE', 'OBJECT', 'BROWSE_PATH', 'BROWSE_PATH_V2']);
 
-export function isFulltext(type: SearchFieldType | undefined): boolean {
+function isFulltext(type: SearchFieldType | undefined): boolean {
   return type === undefined || !NOT_FULLTEXT.has(type);
+}
+
+/** The words of a field's value as the word index holds them (none for a field not searched as words). */
+export function fieldWords(type: SearchFieldType | undefined, value: unknown): string[] {
+  return isFulltext(type) ? scalarValues(value).flatMap(indexWords) : [];
 }
 
 export function isUrnType(type: SearchFieldType | undefined): boolean {

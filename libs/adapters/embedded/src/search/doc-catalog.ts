@@ -7,6 +7,8 @@ import type { EmbeddedDb } from '../database';
 
 /** URN order is computed once no document has been added for this long. */
 const URN_ORDER_QUIET_MS = 2000;
+/** Changed doc ids remembered for `changedSince`; beyond this the journal starts again. */
+const JOURNAL_LIMIT = 4096;
 
 export class DocCatalog {
   private readonly urns: (string | undefined)[] = [];
@@ -20,6 +22,9 @@ export class DocCatalog {
   private urnAddedAt = 0;
   /** Bumped by every change, so results computed from the catalog can be reused until the next one. */
   generation = 0;
+  /** The doc id of each change since generation `journalFrom`, in order. */
+  private journal: number[] = [];
+  private journalFrom = 0;
 
   constructor(db: EmbeddedDb) {
     const rows = db.prepare('SELECT doc_id, entity_type, urn, removed FROM search_docs').raw().iterate() as Iterable<[number, string, string, number]>;
@@ -44,8 +49,27 @@ export class DocCatalog {
     this.removedFlags = flags;
   }
 
-  put(docId: number, entityType: string, urn: string, removed: boolean): void {
+  private changed(docId: number): void {
     this.generation++;
+    this.journal.push(docId);
+    if (this.journal.length > JOURNAL_LIMIT) this.restartJournal();
+  }
+
+  private restartJournal(): void {
+    this.journal = [];
+    this.journalFrom = this.generation;
+  }
+
+  /**
+   * The doc ids changed since a generation (with repeats), or undefined when the journal does not
+   * reach back that far (a cleared catalog, or too many changes since).
+   */
+  changedSince(generation: number): number[] | undefined {
+    return generation < this.journalFrom ? undefined : this.journal.slice(generation - this.journalFrom);
+  }
+
+  put(docId: number, entityType: string, urn: string, removed: boolean): void {
+    this.changed(docId);
     this.reserve(docId);
     if (this.urns[docId] !== urn) {
       this.urnRanks = undefined;
@@ -60,7 +84,7 @@ export class DocCatalog {
   }
 
   delete(docId: number): void {
-    this.generation++;
+    this.changed(docId);
     const type = this.entityType(docId);
     if (type !== undefined) this.byType.get(type)?.delete(docId);
     this.urns[docId] = undefined;
@@ -72,6 +96,7 @@ export class DocCatalog {
 
   clear(): void {
     this.generation++;
+    this.restartJournal();
     this.urnRanks = undefined;
     this.urns.length = 0;
     this.typeCodes.fill(0);

@@ -64,10 +64,15 @@ class FieldValues {
   /** Adds the documents' value counts into `counts` (by value id), without allocating. */
   countAll(docIds: readonly number[], counts: Int32Array): void {
     const { single, multi } = this;
-    for (const docId of docIds) {
+    // Indexed loops: iterators cost twice as much over tens of thousands of documents.
+    for (let i = 0; i < docIds.length; i++) {
+      const docId = docIds[i];
       const s = docId < single.length ? single[docId] : 0;
       if (s > 0) counts[s - 1]++;
-      else if (s === MULTI) for (const id of multi[docId] ?? []) counts[id]++;
+      else if (s === MULTI) {
+        const ids = multi[docId];
+        if (ids) for (let k = 0; k < ids.length; k++) counts[ids[k]]++;
+      }
     }
   }
 }
@@ -105,6 +110,10 @@ export class DocValues {
 
   /** The `size` most frequent values over each field's documents (summed across the fields), then by value. */
   counts(docsByField: ReadonlyMap<number, readonly number[]>, size: number): ValueCount[] {
+    if (docsByField.size === 1) {
+      const [[fieldId, docs]] = docsByField;
+      return this.fieldCounts(this.field(fieldId), docs, size);
+    }
     const totals = new Map<string, number>();
     for (const [fieldId, docs] of docsByField) {
       const f = this.field(fieldId);
@@ -118,6 +127,17 @@ export class DocValues {
     const values: ValueCount[] = [];
     for (const [value, count] of totals) values.push({ value, count });
     return smallest(values, size, byCountThenValue);
+  }
+
+  /** One field's counts, ranked by value id: no map by value, and objects only for the top values. */
+  private fieldCounts(f: FieldValues, docs: readonly number[], size: number): ValueCount[] {
+    const counts = new Int32Array(f.dict.length);
+    f.countAll(docs, counts);
+    const counted: number[] = [];
+    for (let id = 0; id < counts.length; id++) if (counts[id] > 0) counted.push(id);
+    const { dict } = f;
+    const top = smallest(counted, size, (a, b) => counts[b] - counts[a] || (dict[a] < dict[b] ? -1 : dict[a] > dict[b] ? 1 : 0));
+    return top.map((id) => ({ value: dict[id], count: counts[id] }));
   }
 
   /** The document's values of the fields. */

@@ -10,7 +10,7 @@
  */
 import type { SearchFields } from '@cairn/ports';
 import type { EmbeddedDb } from '../database';
-import { indexWords, isFulltext, isUrnType, MAX_VALUE_LENGTH, numericValue, scalarValues, urnComponents } from './analysis';
+import { fieldWords, isUrnType, MAX_VALUE_LENGTH, numericValue, scalarValues, urnComponents } from './analysis';
 import type { MemoryUpdate, ReaderState } from './reader-state';
 import { FIELD_SLOTS, type FieldInfo, type FieldRegistry } from './search-tables';
 
@@ -144,12 +144,11 @@ export class DocumentWriter {
   private rowsOf(field: FieldInfo, value: unknown): { values: string[]; terms: Set<string>; words: string[] } {
     const values = value === undefined ? [] : scalarValues(value);
     const terms = new Set<string>();
-    const words: string[] = [];
     for (const v of values) {
       if (v.length <= MAX_VALUE_LENGTH) terms.add(v.toLowerCase());
       if (isUrnType(field.mapping?.type)) for (const c of urnComponents(v)) terms.add(c.toLowerCase());
-      if (isFulltext(field.mapping?.type)) words.push(...indexWords(v));
     }
+    const words = value === undefined ? [] : fieldWords(field.mapping?.type, value);
     return { values: [...new Set(values.filter((v) => v.length <= MAX_VALUE_LENGTH))], terms, words };
   }
 

@@ -12,6 +12,8 @@ import type { IndexFieldMapping, SearchMappings } from '@cairn/ports';
 import type { EmbeddedDb } from '../database';
 
 export const FIELD_SLOTS = 65536;
+/** How the word indexes analyse text (readers' scratch index of changed documents too). */
+export const WORD_INDEX_OPTIONS = "content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2'";
 
 export function createSearchTables(db: EmbeddedDb): void {
   db.exec(`
@@ -37,10 +39,8 @@ export function createSearchTables(db: EmbeddedDb): void {
     -- lower-case form starting with it.
     CREATE VIEW IF NOT EXISTS search_lookup_terms AS
       SELECT field_id, term, doc_id FROM search_terms UNION ALL SELECT field_id, value, doc_id FROM search_values;
-    CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(
-      words, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2', prefix='2 3 4');
-    CREATE VIRTUAL TABLE IF NOT EXISTS search_ac_fts USING fts5(
-      words, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2', prefix='1 2 3 4');
+    CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(words, ${WORD_INDEX_OPTIONS}, prefix='2 3 4');
+    CREATE VIRTUAL TABLE IF NOT EXISTS search_ac_fts USING fts5(words, ${WORD_INDEX_OPTIONS}, prefix='1 2 3 4');
   `);
 }
 
@@ -101,6 +101,11 @@ export class FieldRegistry {
   /** A field another connection allocated. */
   learn(field: NewField): void {
     if (!this.byId.has(field.id)) this.remember(field.id, field.entityType, field.name);
+  }
+
+  /** A field already allocated (by this connection or learned from another), without allocating it. */
+  known(entityType: string, name: string): FieldInfo | undefined {
+    return this.byKey.get(`${entityType}\u0000${name}`);
   }
 
   /** Ids of the named fields that exist in the given entity types. */

@@ -2,7 +2,9 @@
 import type { FieldBoost, SearchTerm } from '@cairn/ports';
 import type { EmbeddedDb } from '../database';
 import { allWordsQuery, phraseQuery, queryForms } from './analysis';
+import type { DocCatalog } from './doc-catalog';
 import { DocScores } from './doc-scores';
+import { PostingCache } from './posting-cache';
 import { marks } from './selection-sql';
 import { FIELD_SLOTS, type FieldRegistry } from './search-tables';
 import type { StatementCache } from './statement-cache';
@@ -14,9 +16,6 @@ export interface TermMatch {
 }
 
 const LAST_CHAR = '\u{10FFFF}';
-/** Autocomplete word matches kept until the next write: how many expressions, and up to what size. */
-const RECENT_MATCHES = 16;
-const RECENT_MATCH_ROWS = 200_000;
 /** Up to this many searched fields, rows of other fields are filtered out in SQL. */
 const FEW_FIELDS = 8;
 export const EXACT_RANK = 10;
@@ -26,16 +25,17 @@ export class TermMatcher {
   private readonly words;
   private readonly wordsInFields;
   private readonly acWords;
-  private readonly recentAcMatches = new Map<string, Map<string, number[]>>();
-  private recentGeneration = -1;
+  /** Autocomplete rows by entity type, for as long as the posting cache keeps those rows. */
+  private readonly acRowsByType = new WeakMap<Float64Array, Map<string, number[]>>();
+  private readonly postings: PostingCache;
 
-  /** `generation` changes with every write to the index. */
   constructor(
     db: EmbeddedDb,
     private readonly statements: StatementCache,
     private readonly fieldRegistry: FieldRegistry,
-    private readonly generation: () => number,
+    catalog: DocCatalog,
   ) {
+    this.postings = new PostingCache(db, fieldRegistry, catalog);
     this.words = db.prepare('SELECT rowid FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid').pluck();
     this.wordsInFields = db
       .prepare(`SELECT rowid FROM search_fts WHERE search_fts MATCH ? AND rowid % ${FIELD_SLOTS} IN (SELECT value FROM json_each(?)) ORDER BY rowid`)
@@ -57,8 +57,12 @@ export class TermMatcher {
     const docs: number[] = [];
     const scores: number[] = [];
     // A word is in many fields; when few are searched (`name:x`), SQLite drops the other rows.
-    const rows = boosts.size <= FEW_FIELDS ? this.wordsInFields.all(expression, JSON.stringify([...boosts.keys()])) : this.words.all(expression);
-    for (const rowid of rows as number[]) {
+    const fieldIds = boosts.size <= FEW_FIELDS ? [...boosts.keys()].sort((a, b) => a - b) : undefined;
+    const rows = fieldIds
+      ? this.postings.rows(`fields ${fieldIds.join(',')} ${expression}`, expression, (id) => boosts.has(id), () => this.wordsInFields.all(expression, JSON.stringify(fieldIds)) as number[])
+      : this.postings.rows(`all ${expression}`, expression, () => true, () => this.words.all(expression) as number[]);
+    for (let i = 0; i < rows.length; i++) {
+      const rowid = rows[i];
       const fieldId = rowid % FIELD_SLOTS;
       const boost = fieldId < boostOf.length ? boostOf[fieldId] : -1;
       if (boost < 0) continue;
@@ -148,28 +152,17 @@ export class TermMatcher {
   /**
    * Rows of the autocomplete word index matching an expression, of the entity types' fields, in
    * rowid order. The UI asks autocomplete once per entity type with the same text: the rows are
-   * read once, grouped by entity type, and kept until the next write.
+   * grouped by entity type once for as long as the cache keeps them unchanged.
    */
   private acMatches(expression: string, entityTypes: readonly string[]): number[] {
-    const generation = this.generation();
-    if (generation !== this.recentGeneration) {
-      this.recentAcMatches.clear();
-      this.recentGeneration = generation;
-    }
-    let byType = this.recentAcMatches.get(expression);
-    if (!byType) {
-      const rows = this.acWords.all(expression) as number[];
-      byType = this.byEntityType(rows);
-      if (rows.length <= RECENT_MATCH_ROWS) {
-        this.recentAcMatches.set(expression, byType);
-        if (this.recentAcMatches.size > RECENT_MATCHES) this.recentAcMatches.delete(this.recentAcMatches.keys().next().value as string);
-      }
-    }
+    const rows = this.postings.rows(`autocomplete ${expression}`, expression, (id) => this.fieldRegistry.byFieldId(id)?.mapping?.autocomplete === true, () => this.acWords.all(expression) as number[]);
+    let byType = this.acRowsByType.get(rows);
+    if (!byType) this.acRowsByType.set(rows, (byType = this.byEntityType(rows)));
     const groups = entityTypes.map((t) => byType.get(t) ?? []).filter((g) => g.length > 0);
     return groups.length === 1 ? groups[0] : groups.flat().sort((a, b) => a - b);
   }
 
-  private byEntityType(rows: readonly number[]): Map<string, number[]> {
+  private byEntityType(rows: Float64Array): Map<string, number[]> {
     const out = new Map<string, number[]>();
     for (const rowid of rows) {
       const type = this.fieldRegistry.byFieldId(rowid % FIELD_SLOTS)?.entityType;
