@@ -142,6 +142,20 @@ export class DocCatalog {
     return (this.urnRanks = ranks);
   }
 
+  /** The documents by entity type, in their order (by type code: a map lookup per document costs more). */
+  groupByType(docIds: Int32Array): Map<string, number[]> {
+    const byCode: number[][] = this.typeNames.map(() => []);
+    const { typeCodes } = this;
+    for (let i = 0; i < docIds.length; i++) {
+      const docId = docIds[i];
+      const code = docId < typeCodes.length ? typeCodes[docId] : 0;
+      if (code > 0) byCode[code - 1].push(docId);
+    }
+    const out = new Map<string, number[]>();
+    byCode.forEach((docs, i) => docs.length > 0 && out.set(this.typeNames[i], docs));
+    return out;
+  }
+
   /** Doc ids of the entity types. */
   *docsOf(entityTypes: readonly string[]): Generator<number> {
     for (const t of entityTypes) yield* this.byType.get(t) ?? [];

@@ -41,6 +41,12 @@ interface Candidate {
   readonly score: number;
 }
 
+/** Selected documents and their scores, in parallel: a broad query has tens of thousands, too many for an object each. */
+interface Candidates {
+  readonly docs: Int32Array;
+  readonly scores: Float64Array;
+}
+
 type Ranked = Candidate & Position;
 
 const MATCH_ALL_SCORE = 1;
@@ -101,13 +107,13 @@ export class SearchReader {
     this.docField = db.prepare('SELECT doc -> ? FROM search_docs WHERE doc_id = ?').pluck();
   }
 
-  /** Candidates by URN: by their places in URN order when the catalog has them. */
-  private byDocUrn(): (a: Candidate, b: Candidate) => number {
+  /** Doc ids by URN: by their places in URN order when the catalog has them. */
+  private byDocUrn(): (a: number, b: number) => number {
     const order = this.catalog.urnOrder();
-    if (order) return (a, b) => order[a.docId] - order[b.docId];
+    if (order) return (a, b) => order[a] - order[b];
     return (a, b) => {
-      const ua = this.catalog.urn(a.docId);
-      const ub = this.catalog.urn(b.docId);
+      const ua = this.catalog.urn(a);
+      const ub = this.catalog.urn(b);
       return ua < ub ? -1 : ua > ub ? 1 : 0;
     };
   }
@@ -137,23 +143,28 @@ export class SearchReader {
   }
 
   /** Every selected document matching the terms, unordered. */
-  private candidates(query: SearchQuery): Candidate[] {
-    const out: Candidate[] = [];
+  private candidates(query: SearchQuery): Candidates {
     if (query.terms.length === 0) {
       const passing = this.passingFilter(query);
+      const docs: number[] = [];
       for (const docId of this.catalog.docsOf(query.entityTypes)) {
-        if ((query.includeRemoved || !this.catalog.isRemoved(docId)) && (passing === undefined || passing(docId))) out.push({ docId, score: MATCH_ALL_SCORE });
+        if ((query.includeRemoved || !this.catalog.isRemoved(docId)) && (passing === undefined || passing(docId))) docs.push(docId);
       }
-      return out;
+      return { docs: Int32Array.from(docs), scores: new Float64Array(docs.length).fill(MATCH_ALL_SCORE) };
     }
     const selected = this.selector(query);
     const factors = query.rankText ? this.matcher.rankFactors(query.rankText, query.entityTypes, query.rankFields) : undefined;
-    const { docs, scores } = this.matcher.match(query.terms, query.entityTypes);
-    for (let i = 0; i < docs.length; i++) {
-      const docId = docs[i];
-      if (selected(docId)) out.push({ docId, score: scores[i] * (factors?.get(docId) ?? 1) });
+    const matches = this.matcher.match(query.terms, query.entityTypes);
+    const docs = new Int32Array(matches.size);
+    const scores = new Float64Array(matches.size);
+    let n = 0;
+    for (let i = 0; i < matches.size; i++) {
+      const docId = matches.docs[i];
+      if (!selected(docId)) continue;
+      docs[n] = docId;
+      scores[n++] = matches.scores[i] * (factors?.get(docId) ?? 1);
     }
-    return out;
+    return { docs: docs.subarray(0, n), scores: scores.subarray(0, n) };
   }
 
   private position(c: Candidate, sortKeys?: (docId: number) => string | number | null): Ranked {
@@ -178,19 +189,21 @@ export class SearchReader {
    * everything up to `after`. Ranking orders whole score tiers, so only tiers that reach the page
    * are sorted by URN.
    */
-  private page(query: SearchQuery, candidates: Candidate[], from: number, size: number, after?: Position): Ranked[] {
+  private page(query: SearchQuery, candidates: Candidates, from: number, size: number, after?: Position): Ranked[] {
     const compare = comparator(query.sort);
     const isAfter = (r: Ranked) => !after || compare(r, after) > 0;
+    const { docs, scores } = candidates;
     if (query.sort) {
       const keys = this.sortKeys(query.sort, query.entityTypes);
-      const eligible = candidates.map((c) => this.position(c, keys)).filter(isAfter);
+      const eligible = Array.from(docs, (docId, i) => this.position({ docId, score: scores[i] }, keys)).filter(isAfter);
       return smallest(eligible, from + size + 1, compare).slice(from);
     }
-    const tiers = new Map<number, Candidate[]>();
-    for (const c of candidates) {
-      const tier = tiers.get(c.score);
-      if (tier) tier.push(c);
-      else tiers.set(c.score, [c]);
+    // Doc ids by score: objects only for the hits of the page.
+    const tiers = new Map<number, number[]>();
+    for (let i = 0; i < docs.length; i++) {
+      const tier = tiers.get(scores[i]);
+      if (tier) tier.push(docs[i]);
+      else tiers.set(scores[i], [docs[i]]);
     }
     const out: Ranked[] = [];
     let skip = from;
@@ -202,9 +215,9 @@ export class SearchReader {
         continue;
       }
       // Positions (with their URNs) only for the page: a broad query's tier has tens of thousands.
-      const eligible = after ? tier.filter((c) => isAfter(this.position(c))) : tier;
+      const eligible = after ? tier.filter((docId) => isAfter(this.position({ docId, score }))) : tier;
       const top = smallest(eligible, skip + size + 1 - out.length, this.byDocUrn());
-      out.push(...top.slice(skip).map((c) => this.position(c)));
+      out.push(...top.slice(skip).map((docId) => this.position({ docId, score })));
       skip = Math.max(0, skip - eligible.length);
       if (out.length > size) break;
     }
@@ -222,15 +235,9 @@ export class SearchReader {
   }
 
   /** Facet counts. A field id belongs to one entity type, so each field counts only that type's documents. */
-  private facets(query: SearchQuery, candidates: Candidate[]): FacetResult[] {
+  private facets(query: SearchQuery, candidates: Candidates): FacetResult[] {
     if (query.facets.length === 0) return [];
-    const docsByType = new Map<string, number[]>();
-    for (const { docId } of candidates) {
-      const type = this.catalog.entityType(docId) ?? '';
-      const docs = docsByType.get(type);
-      if (docs) docs.push(docId);
-      else docsByType.set(type, [docId]);
-    }
+    const docsByType = this.catalog.groupByType(candidates.docs);
     return query.facets.map((f) => {
       let values: { value: string; count: number }[];
       if (f.field === ENTITY_TYPE_FIELD) {
@@ -282,16 +289,16 @@ export class SearchReader {
    * Total and facets of a query: a termless, unsorted query (a listing, with facets over whole
    * entity types) is answered from the cache while nothing was written since.
    */
-  private summary(query: SearchQuery, candidates: () => Candidate[]): { total: number; facets: FacetResult[] } {
+  private summary(query: SearchQuery, candidates: () => Candidates): { total: number; facets: FacetResult[] } {
     if (query.terms.length > 0 || query.sort) {
       const all = candidates();
-      return { total: all.length, facets: this.facets(query, all) };
+      return { total: all.docs.length, facets: this.facets(query, all) };
     }
     const key = JSON.stringify([query.entityTypes, query.filter, query.includeRemoved, query.facets]);
     const cached = this.selectionCache.get(key);
     if (cached && cached.generation === this.catalog.generation) return cached;
     const all = candidates();
-    const fresh = { generation: this.catalog.generation, total: all.length, facets: this.facets(query, all) };
+    const fresh = { generation: this.catalog.generation, total: all.docs.length, facets: this.facets(query, all) };
     this.selectionCache.delete(key);
     this.selectionCache.set(key, fresh);
     if (this.selectionCache.size > SELECTION_CACHE_SIZE) this.selectionCache.delete(this.selectionCache.keys().next().value as string);
@@ -299,7 +306,7 @@ export class SearchReader {
   }
 
   search(query: SearchQuery, from: number, size: number): SearchResult {
-    let all: Candidate[] | undefined;
+    let all: Candidates | undefined;
     const candidates = () => (all ??= this.candidates(query));
     const { total, facets } = this.summary(query, candidates);
     const page = (query.terms.length === 0 && !query.sort ? this.urnOrderedPage(query, from, size) : this.page(query, candidates(), from, size)).slice(0, size);
@@ -308,7 +315,7 @@ export class SearchReader {
 
   scroll(query: SearchQuery, scrollId: string | undefined, size: number): ScrollResult {
     const after = scrollId === undefined ? undefined : decodeScrollId(scrollId);
-    let all: Candidate[] | undefined;
+    let all: Candidates | undefined;
     const candidates = () => (all ??= this.candidates(query));
     const { total, facets } = this.summary(query, candidates);
     const page = query.terms.length === 0 && !query.sort ? this.urnOrderedPage(query, 0, size, after) : this.page(query, candidates(), 0, size, after);
