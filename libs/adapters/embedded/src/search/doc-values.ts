@@ -19,10 +19,18 @@ const byCountThenValue = (a: ValueCount, b: ValueCount) => b.count - a.count || 
 class FieldValues {
   readonly dict: string[] = [];
   private readonly dictIds = new Map<string, number>();
-  /** Per doc id: 0 none, n > 0 the single value n - 1, MULTI several values (in `multi`). */
+  /** Per doc id: 0 none, n > 0 the single value n - 1, MULTI several values (in the pool). */
   private single = new Int32Array(1024);
-  /** Value ids of documents with several, by doc id: an array, as a map lookup per document costs more than the count. */
-  private multi: (readonly number[] | undefined)[] = [];
+  /**
+   * Value ids of documents with several, contiguous in one pool (where they start, how many), not
+   * an array per document: counting tens of thousands of small arrays scattered over the heap
+   * waits on memory more than it counts. Replaced values stay in the pool until it is compacted.
+   */
+  private multiAt = new Int32Array(0);
+  private multiCount = new Int32Array(0);
+  private pool = new Int32Array(1024);
+  private poolEnd = 0;
+  private poolLive = 0;
 
   private valueId(v: string): number {
     let id = this.dictIds.get(v);
@@ -35,46 +43,68 @@ class FieldValues {
   }
 
   set(docId: number, values: readonly string[]): void {
-    if (docId >= this.single.length) {
-      const grown = new Int32Array(Math.max(docId + 1, this.single.length * 2));
-      grown.set(this.single);
-      this.single = grown;
-    }
-    if (this.single[docId] === MULTI) this.multi[docId] = undefined;
+    if (docId >= this.single.length) this.single = grown(this.single, docId);
+    if (this.single[docId] === MULTI) this.poolLive -= this.multiCount[docId];
     this.single[docId] = 0;
     if (values.length === 1) this.single[docId] = this.valueId(values[0]) + 1;
-    else if (values.length > 1) {
-      while (this.multi.length <= docId) this.multi.push(undefined);
-      this.single[docId] = MULTI;
-      this.multi[docId] = values.map((v) => this.valueId(v));
-    }
+    else if (values.length > 1) this.setMulti(docId, values.map((v) => this.valueId(v)));
   }
 
-  add(docId: number, value: string): void {
-    const current = this.ids(docId);
-    this.set(docId, [...current.map((id) => this.dict[id]), value]);
+  private setMulti(docId: number, ids: readonly number[]): void {
+    if (docId >= this.multiAt.length) {
+      this.multiAt = grown(this.multiAt, docId);
+      this.multiCount = grown(this.multiCount, docId);
+    }
+    if (this.poolEnd + ids.length > this.pool.length) this.compact(ids.length);
+    this.single[docId] = MULTI;
+    this.multiAt[docId] = this.poolEnd;
+    this.multiCount[docId] = ids.length;
+    this.pool.set(ids, this.poolEnd);
+    this.poolEnd += ids.length;
+    this.poolLive += ids.length;
+  }
+
+  /** Drops replaced values from the pool (in doc id order) and leaves room for `more`. */
+  private compact(more: number): void {
+    const pool = new Int32Array(Math.max(1024, (this.poolLive + more) * 2));
+    let end = 0;
+    for (let docId = 0; docId < this.single.length; docId++) {
+      if (this.single[docId] !== MULTI) continue;
+      const at = this.multiAt[docId];
+      const count = this.multiCount[docId];
+      pool.set(this.pool.subarray(at, at + count), end);
+      this.multiAt[docId] = end;
+      end += count;
+    }
+    this.pool = pool;
+    this.poolEnd = end;
   }
 
   ids(docId: number): readonly number[] {
     const s = docId < this.single.length ? this.single[docId] : 0;
     if (s > 0) return [s - 1];
-    return s === MULTI ? (this.multi[docId] ?? []) : [];
+    if (s !== MULTI) return [];
+    const at = this.multiAt[docId];
+    return Array.from(this.pool.subarray(at, at + this.multiCount[docId]));
   }
 
   /** Adds the documents' value counts into `counts` (by value id), without allocating. */
   countAll(docIds: readonly number[], counts: Int32Array): void {
-    const { single, multi } = this;
-    // Indexed loops: iterators cost twice as much over tens of thousands of documents.
+    const { single, multiAt, multiCount, pool } = this;
     for (let i = 0; i < docIds.length; i++) {
       const docId = docIds[i];
       const s = docId < single.length ? single[docId] : 0;
       if (s > 0) counts[s - 1]++;
-      else if (s === MULTI) {
-        const ids = multi[docId];
-        if (ids) for (let k = 0; k < ids.length; k++) counts[ids[k]]++;
-      }
+      else if (s === MULTI) for (let k = multiAt[docId], end = k + multiCount[docId]; k < end; k++) counts[pool[k]]++;
     }
   }
+}
+
+/** A copy with room for index `needed` at least, doubling. */
+function grown(array: Int32Array, needed: number): Int32Array<ArrayBuffer> {
+  const out = new Int32Array(Math.max(needed + 1, array.length * 2));
+  out.set(array);
+  return out;
 }
 
 export class DocValues {
@@ -89,7 +119,14 @@ export class DocValues {
     let f = this.fields.get(fieldId);
     if (!f) {
       f = new FieldValues();
-      for (const [docId, value] of this.load.iterate(fieldId) as Iterable<[number, string]>) f.add(docId, value);
+      // Rows come in value order: a document's values are gathered before it is set, in doc id order.
+      const byDoc = new Map<number, string[]>();
+      for (const [docId, value] of this.load.iterate(fieldId) as Iterable<[number, string]>) {
+        const values = byDoc.get(docId);
+        if (values) values.push(value);
+        else byDoc.set(docId, [value]);
+      }
+      for (const docId of [...byDoc.keys()].sort((a, b) => a - b)) f.set(docId, byDoc.get(docId) ?? []);
       this.fields.set(fieldId, f);
     }
     return f;
