@@ -12,7 +12,8 @@ import type { StatementCache } from './statement-cache';
 /** An autocomplete candidate: its best score and the fields it matched through. */
 export interface TermMatch {
   score: number;
-  readonly fields: Set<number>;
+  /** Few (a document matches through one or two fields): an array costs less than a set. */
+  readonly fields: number[];
 }
 
 const LAST_CHAR = '\u{10FFFF}';
@@ -121,10 +122,10 @@ export class TermMatcher {
     if (boosts.size === 0 || forms.length === 0) return out;
     const add = (docId: number, fieldId: number, score: number) => {
       const m = out.get(docId);
-      if (!m) out.set(docId, { score, fields: new Set([fieldId]) });
+      if (!m) out.set(docId, { score, fields: [fieldId] });
       else {
         m.score = Math.max(m.score, score);
-        m.fields.add(fieldId);
+        if (!m.fields.includes(fieldId)) m.fields.push(fieldId);
       }
     };
     const ids = [...boosts.keys()];
@@ -142,8 +143,8 @@ export class TermMatcher {
       const boost = boosts.get(fieldId);
       if (boost === undefined) continue;
       const docId = (rowid - fieldId) / FIELD_SLOTS;
-      if (!out.has(docId)) add(docId, fieldId, boost);
-      else out.get(docId)?.fields.add(fieldId);
+      // A word match adds its field but does not raise the score of a prefix match.
+      add(docId, fieldId, out.has(docId) ? 0 : boost);
       if (++seen >= cap) break;
     }
     return out;
