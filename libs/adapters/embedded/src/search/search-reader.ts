@@ -52,8 +52,8 @@ type Ranked = Candidate & Position;
 const MATCH_ALL_SCORE = 1;
 /** Totals and facets of termless queries kept until the next write (at most this many queries). */
 const SELECTION_CACHE_SIZE = 100;
-/** Autocomplete ranks at most this many candidates of each kind. */
-const AUTOCOMPLETE_CANDIDATES = 500;
+/** Autocomplete ranks at most this many candidates of each kind: the exact matches and nearest completions, in term order, and the first word matches. */
+const AUTOCOMPLETE_CANDIDATES = 100;
 
 const byUrn = (a: Position, b: Position) => (a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0);
 
