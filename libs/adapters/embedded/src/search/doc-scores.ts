@@ -1,23 +1,24 @@
 /**
  * Documents with their scores in ascending doc id, as a term's matches come out of the index (FTS
- * rowids are doc id major): terms intersect by one merge, without hashing every match.
+ * rowids are doc id major): terms intersect by one merge, without hashing every match. Typed
+ * arrays: a common word matches tens of thousands of documents.
  */
 export class DocScores {
   private constructor(
-    readonly docs: readonly number[],
-    readonly scores: readonly number[],
+    readonly docs: Int32Array,
+    readonly scores: Float64Array,
   ) {}
 
-  static readonly EMPTY = new DocScores([], []);
+  static readonly EMPTY = new DocScores(new Int32Array(0), new Float64Array(0));
 
-  /** From doc ids and scores already in ascending doc id order. */
-  static ordered(docs: readonly number[], scores: readonly number[]): DocScores {
+  /** From doc ids and scores already in ascending doc id order (views of them are kept, not copies). */
+  static ordered(docs: Int32Array, scores: Float64Array): DocScores {
     return new DocScores(docs, scores);
   }
 
   static fromMap(byDoc: ReadonlyMap<number, number>): DocScores {
-    const docs = [...byDoc.keys()].sort((a, b) => a - b);
-    return new DocScores(docs, docs.map((d) => byDoc.get(d) ?? 0));
+    const docs = Int32Array.from(byDoc.keys()).sort();
+    return new DocScores(docs, Float64Array.from(docs, (d) => byDoc.get(d) ?? 0));
   }
 
   get size(): number {
@@ -26,8 +27,10 @@ export class DocScores {
 
   /** The documents in both, each scored with the sum of its two scores. */
   intersect(other: DocScores): DocScores {
-    const docs: number[] = [];
-    const scores: number[] = [];
+    const capacity = Math.min(this.size, other.size);
+    const docs = new Int32Array(capacity);
+    const scores = new Float64Array(capacity);
+    let n = 0;
     let i = 0;
     let j = 0;
     while (i < this.docs.length && j < other.docs.length) {
@@ -36,12 +39,10 @@ export class DocScores {
       if (mine < theirs) i++;
       else if (mine > theirs) j++;
       else {
-        docs.push(mine);
-        scores.push(this.scores[i] + other.scores[j]);
-        i++;
-        j++;
+        docs[n] = mine;
+        scores[n++] = this.scores[i++] + other.scores[j++];
       }
     }
-    return new DocScores(docs, scores);
+    return new DocScores(docs.subarray(0, n), scores.subarray(0, n));
   }
 }

@@ -55,28 +55,28 @@ export class TermMatcher {
     // Boosts by field id in an array: this runs once per matching row, tens of thousands per query.
     const boostOf = new Float64Array(Math.max(0, ...boosts.keys()) + 1).fill(-1);
     for (const [id, boost] of boosts) boostOf[id] = boost;
-    const docs: number[] = [];
-    const scores: number[] = [];
     // A word is in many fields; when few are searched (`name:x`), SQLite drops the other rows.
     const fieldIds = boosts.size <= FEW_FIELDS ? [...boosts.keys()].sort((a, b) => a - b) : undefined;
     const rows = fieldIds
       ? this.postings.rows(`fields ${fieldIds.join(',')} ${expression}`, expression, (id) => boosts.has(id), () => this.wordsInFields.all(expression, JSON.stringify(fieldIds)) as number[])
       : this.postings.rows(`all ${expression}`, expression, () => true, () => this.words.all(expression) as number[]);
+    const docs = new Int32Array(rows.length);
+    const scores = new Float64Array(rows.length);
+    let n = 0;
     for (let i = 0; i < rows.length; i++) {
       const rowid = rows[i];
       const fieldId = rowid % FIELD_SLOTS;
       const boost = fieldId < boostOf.length ? boostOf[fieldId] : -1;
       if (boost < 0) continue;
       const docId = (rowid - fieldId) / FIELD_SLOTS;
-      const last = docs.length - 1;
-      if (last >= 0 && docs[last] === docId) {
-        if (boost > scores[last]) scores[last] = boost;
+      if (n > 0 && docs[n - 1] === docId) {
+        if (boost > scores[n - 1]) scores[n - 1] = boost;
       } else {
-        docs.push(docId);
-        scores.push(boost);
+        docs[n] = docId;
+        scores[n++] = boost;
       }
     }
-    return DocScores.ordered(docs, scores);
+    return DocScores.ordered(docs.subarray(0, n), scores.subarray(0, n));
   }
 
   private byValue(text: string, boosts: Map<number, number>): DocScores {
