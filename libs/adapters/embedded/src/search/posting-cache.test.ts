@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { SearchMappings, SearchQuery } from '@cairn/ports';
-import { openDatabase } from '../database';
+import { openDatabase, type EmbeddedDb } from '../database';
 import { SqliteSearchIndex } from '../sqlite-search-index';
 import { replaceDocs } from './posting-cache';
 import { FIELD_SLOTS } from './search-tables';
@@ -19,8 +22,16 @@ describe('replaceDocs', () => {
   });
 });
 
-/** Kept word matches must answer as the word index would after every kind of write. */
-describe('search after writes, with kept word matches', () => {
+/**
+ * Kept word matches must answer as the word index would after every kind of write: in the writer's
+ * thread, and on a reader thread that learns of the writes by message.
+ */
+describe.each([
+  ['in the writer\'s thread', 0],
+  ['on a reader thread', 1],
+])('search after writes, with kept word matches, %s', (_, readThreads) => {
+  const dir = mkdtempSync(join(tmpdir(), 'cairn-posting-cache-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const mappings: SearchMappings = new Map([
     [
       'dataset',
@@ -39,7 +50,9 @@ describe('search after writes, with kept word matches', () => {
     rankFields: [],
     facets: [],
   });
+  let db: EmbeddedDb;
   let index: SqliteSearchIndex;
+  let opened = 0;
   const found = async (text: string, fields = ['name']) => {
     const result = await index.search(query(text, fields), { from: 0, size: 10_000 });
     return result.hits.map((h) => h.urn).sort();
@@ -47,11 +60,15 @@ describe('search after writes, with kept word matches', () => {
   const suggested = async (text: string) => (await index.autocomplete({ entityTypes: ['dataset'], filter: [], includeRemoved: false, text, fields: [{ field: 'name', boost: 1 }], limit: 100 })).urns.slice().sort();
 
   beforeEach(async () => {
-    index = new SqliteSearchIndex(openDatabase(':memory:'), mappings);
+    db = openDatabase(readThreads ? join(dir, `catalog-${opened++}.db`) : ':memory:');
+    index = new SqliteSearchIndex(db, mappings, { readThreads });
     for (let i = 0; i < 20; i++) await index.upsertFields('dataset', urn(i), { urn: urn(i), name: i % 2 ? `alpha table ${i}` : `beta table ${i}` });
   });
 
-  afterEach(() => index.close());
+  afterEach(async () => {
+    await index.close();
+    db.close();
+  });
 
   it('sees a document gain, lose and change a word, and a deleted document go', async () => {
     const odd = Array.from({ length: 10 }, (_, k) => urn(2 * k + 1));
