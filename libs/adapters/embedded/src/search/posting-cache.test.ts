@@ -4,10 +4,24 @@ import { join } from 'node:path';
 import type { SearchMappings, SearchQuery } from '@cairn/ports';
 import { openDatabase, type EmbeddedDb } from '../database';
 import { SqliteSearchIndex } from '../sqlite-search-index';
-import { replaceDocs } from './posting-cache';
-import { FIELD_SLOTS } from './search-tables';
+import { DocCatalog } from './doc-catalog';
+import { DocValues } from './doc-values';
+import { DocumentWriter } from './document-writer';
+import { PostingCache, replaceDocs } from './posting-cache';
+import { LocalReaderState } from './reader-state';
+import { createSearchTables, FIELD_SLOTS, FieldRegistry } from './search-tables';
 
 const row = (docId: number, fieldId: number) => docId * FIELD_SLOTS + fieldId;
+const mappings: SearchMappings = new Map([
+  [
+    'dataset',
+    new Map([
+      ['name', { type: 'WORD_GRAM' as const, autocomplete: true }],
+      ['description', { type: 'TEXT' as const, autocomplete: false }],
+    ]),
+  ],
+]);
+const urn = (i: number) => `urn:li:dataset:(urn:li:dataPlatform:hive,t${String(i).padStart(5, '0')},PROD)`;
 
 describe('replaceDocs', () => {
   it('drops every row of the changed documents and merges their fresh rows in order', () => {
@@ -22,6 +36,47 @@ describe('replaceDocs', () => {
   });
 });
 
+describe('PostingCache', () => {
+  function opened(rowsPerChangedDoc?: number) {
+    const db = openDatabase(':memory:');
+    createSearchTables(db);
+    const fields = new FieldRegistry(db, mappings);
+    const catalog = new DocCatalog(db);
+    const writer = new DocumentWriter(db, fields, new LocalReaderState(fields, catalog, new DocValues(db)));
+    const cache = new PostingCache(db, fields, catalog, rowsPerChangedDoc === undefined ? {} : { rowsPerChangedDoc });
+    const words = db.prepare('SELECT rowid FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid').pluck();
+    const fromIndex = (expression: string) => words.all(expression) as number[];
+    let reads = 0;
+    const kept = (expression: string) =>
+      [...cache.rows(expression, expression, () => true, () => {
+        reads++;
+        return fromIndex(expression);
+      })];
+    for (let i = 0; i < 20; i++) writer.upsert('dataset', urn(i), { urn: urn(i), name: i % 2 ? `alpha ${i}` : `beta ${i}` });
+    return { writer, kept, fromIndex, reads: () => reads };
+  }
+
+  it('patches kept rows with the changed documents instead of reading them again', () => {
+    const { writer, kept, fromIndex, reads } = opened(0);
+    expect(kept('"alpha"')).toEqual(fromIndex('"alpha"'));
+    writer.upsert('dataset', urn(2), { name: 'alpha now', description: 'alpha too' });
+    writer.upsert('dataset', urn(1), { name: 'gamma' });
+    writer.delete('dataset', urn(3));
+    writer.upsert('dataset', urn(50), { urn: urn(50), name: 'alpha new' });
+    expect(kept('"alpha"')).toEqual(fromIndex('"alpha"'));
+    expect(kept('"alpha"')).toHaveLength(11);
+    expect(reads()).toBe(1);
+  });
+
+  it('reads afresh when deriving the changed documents would cost more than reading', () => {
+    const { writer, kept, fromIndex, reads } = opened();
+    expect(kept('"alpha"')).toEqual(fromIndex('"alpha"'));
+    writer.upsert('dataset', urn(1), { name: 'gamma' });
+    expect(kept('"alpha"')).toEqual(fromIndex('"alpha"'));
+    expect(reads()).toBe(2);
+  });
+});
+
 /**
  * Kept word matches must answer as the word index would after every kind of write: in the writer's
  * thread, and on a reader thread that learns of the writes by message.
@@ -32,16 +87,6 @@ describe.each([
 ])('search after writes, with kept word matches, %s', (_, readThreads) => {
   const dir = mkdtempSync(join(tmpdir(), 'cairn-posting-cache-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const mappings: SearchMappings = new Map([
-    [
-      'dataset',
-      new Map([
-        ['name', { type: 'WORD_GRAM' as const, autocomplete: true }],
-        ['description', { type: 'TEXT' as const, autocomplete: false }],
-      ]),
-    ],
-  ]);
-  const urn = (i: number) => `urn:li:dataset:(urn:li:dataPlatform:hive,t${String(i).padStart(5, '0')},PROD)`;
   const query = (text: string, fields: string[]): SearchQuery => ({
     entityTypes: ['dataset'],
     filter: [],
