@@ -59,9 +59,13 @@ function fieldsOf(entity: EntitySpec): Map<string, IndexFieldSpec> {
   return fields;
 }
 
+/** Merged field lists kept (the entity type lists requests name are few: one type, or all of them). */
+const MERGED_FIELDS_KEPT = 256;
+
 export class SearchSchema {
   private readonly byEntity = new Map<string, Map<string, IndexFieldSpec>>();
   private readonly fieldMappings: SearchMappings;
+  private readonly merged = new Map<string, readonly IndexFieldSpec[]>();
 
   constructor(private readonly registry: Registry) {
     for (const e of registry.entities()) this.byEntity.set(e.name, fieldsOf(e));
@@ -91,11 +95,17 @@ export class SearchSchema {
     return this.byEntity.get(entityType) ?? new Map();
   }
 
-  /** The distinct field specs of several entity types, merged by name. */
-  fieldsOf(entityTypes: readonly string[]): IndexFieldSpec[] {
-    const merged = new Map<string, IndexFieldSpec>();
-    for (const t of entityTypes) for (const f of this.fields(t).values()) merged.set(f.name, merge(merged.get(f.name), f));
-    return [...merged.values()];
+  /** The distinct field specs of several entity types, merged by name (every query plans with them). */
+  fieldsOf(entityTypes: readonly string[]): readonly IndexFieldSpec[] {
+    const key = entityTypes.join('\u0000');
+    const known = this.merged.get(key);
+    if (known) return known;
+    const byName = new Map<string, IndexFieldSpec>();
+    for (const t of entityTypes) for (const f of this.fields(t).values()) byName.set(f.name, merge(byName.get(f.name), f));
+    const fields = [...byName.values()];
+    if (this.merged.size >= MERGED_FIELDS_KEPT) this.merged.delete(this.merged.keys().next().value as string);
+    this.merged.set(key, fields);
+    return fields;
   }
 
   /**
