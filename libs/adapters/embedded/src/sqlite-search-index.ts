@@ -55,6 +55,7 @@ export class SqliteSearchIndex implements SearchIndex {
       this.reader = new SearchReader(db, fields, catalog, docValues);
       this.writer = new DocumentWriter(db, fields, new LocalReaderState(fields, catalog, docValues));
     }
+    this.migrateAutocompleteIndex(db);
     this.migrateLegacyDocuments(db);
     this.stmts = {
       get: db.prepare('SELECT doc FROM search_docs WHERE entity_type = ? AND urn = ?').pluck(),
@@ -70,6 +71,15 @@ export class SqliteSearchIndex implements SearchIndex {
       const rows = db.prepare('SELECT entity_type, urn, doc FROM search_documents').all() as { entity_type: string; urn: string; doc: string }[];
       for (const r of rows) this.writer.upsert(r.entity_type, r.urn, JSON.parse(r.doc) as SearchFields);
       db.exec('DROP TABLE search_documents');
+    })();
+  }
+
+  /** The earlier layout's one autocomplete word index becomes one per entity type, from the stored documents. */
+  private migrateAutocompleteIndex(db: EmbeddedDb): void {
+    if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'search_ac_fts'").get()) return;
+    db.transaction(() => {
+      this.writer.indexAutocompleteWords();
+      db.exec('DROP TABLE search_ac_fts');
     })();
   }
 

@@ -8,11 +8,12 @@
  * are mostly outside the page cache. Readers' in-memory state follows once the transaction has
  * committed.
  */
+import type { Statement } from 'better-sqlite3';
 import type { SearchFields } from '@cairn/ports';
 import type { EmbeddedDb } from '../database';
 import { fieldWords, isUrnType, MAX_VALUE_LENGTH, numericValue, scalarValues, urnComponents } from './analysis';
 import type { MemoryUpdate, ReaderState } from './reader-state';
-import { FIELD_SLOTS, type FieldInfo, type FieldRegistry } from './search-tables';
+import { acTable, acTableTypes, createAcTable, FIELD_SLOTS, type FieldInfo, type FieldRegistry } from './search-tables';
 
 interface DocRow {
   doc_id: number;
@@ -37,6 +38,8 @@ export class DocumentWriter {
   private readonly deleteTx;
   private readonly batchTx;
   private valueChanges = new Map<string, RowChange>();
+  /** By entity type: statements of its autocomplete word index, created with its first words. */
+  private readonly acStatements = new Map<string, { insert: Statement; remove: Statement }>();
   private termChanges = new Map<string, RowChange>();
 
   constructor(
@@ -52,11 +55,9 @@ export class DocumentWriter {
       deleteValue: db.prepare('DELETE FROM search_values WHERE field_id = ? AND value = ? AND doc_id = ?'),
       deleteTerm: db.prepare('DELETE FROM search_terms WHERE field_id = ? AND term = ? AND doc_id = ?'),
       deleteWords: db.prepare('DELETE FROM search_fts WHERE rowid = ?'),
-      deleteAcWords: db.prepare('DELETE FROM search_ac_fts WHERE rowid = ?'),
       insertValue: db.prepare('INSERT OR IGNORE INTO search_values (field_id, value, doc_id, num) VALUES (?, ?, ?, ?)'),
       insertTerm: db.prepare('INSERT OR IGNORE INTO search_terms (field_id, term, doc_id) VALUES (?, ?, ?)'),
       insertWords: db.prepare('INSERT INTO search_fts (rowid, words) VALUES (?, ?)'),
-      insertAcWords: db.prepare('INSERT INTO search_ac_fts (rowid, words) VALUES (?, ?)'),
     };
     this.upsertTx = db.transaction((entityType: string, urn: string, fields: SearchFields) => this.withRowChanges(() => this.upsertSync(entityType, urn, fields)));
     this.deleteTx = db.transaction((entityType: string, urn: string) => this.withRowChanges(() => this.deleteSync(entityType, urn)));
@@ -83,15 +84,25 @@ export class DocumentWriter {
 
   /** Several writes in one transaction: the way to keep up with a busy change log. */
   applyAll(writes: readonly DocumentWrite[]): void {
-    this.committed(this.batchTx(writes));
+    this.committed(this.rolledBackOnError(() => this.batchTx(writes)));
   }
 
   upsert(entityType: string, urn: string, fields: SearchFields): void {
-    this.committed([this.upsertTx(entityType, urn, fields)]);
+    this.committed([this.rolledBackOnError(() => this.upsertTx(entityType, urn, fields))]);
   }
 
   delete(entityType: string, urn: string): void {
-    this.committed([this.deleteTx(entityType, urn)]);
+    this.committed([this.rolledBackOnError(() => this.deleteTx(entityType, urn))]);
+  }
+
+  /** A transaction that failed may have created autocomplete tables that its rollback removed again. */
+  private rolledBackOnError<T>(transaction: () => T): T {
+    try {
+      return transaction();
+    } catch (err) {
+      this.acStatements.clear();
+      throw err;
+    }
   }
 
   private committed(updates: readonly (MemoryUpdate | undefined)[]): void {
@@ -159,7 +170,7 @@ export class DocumentWriter {
     if (words.length) {
       const rowid = docId * FIELD_SLOTS + field.id;
       this.stmts.deleteWords.run(rowid);
-      if (field.mapping?.autocomplete) this.stmts.deleteAcWords.run(rowid);
+      if (field.mapping?.autocomplete) this.acWords(field.entityType).remove.run(rowid);
     }
   }
 
@@ -175,9 +186,20 @@ export class DocumentWriter {
       const rowid = docId * FIELD_SLOTS + field.id;
       const text = words.join(' ');
       this.stmts.insertWords.run(rowid, text);
-      if (field.mapping?.autocomplete) this.stmts.insertAcWords.run(rowid, text);
+      if (field.mapping?.autocomplete) this.acWords(field.entityType).insert.run(rowid, text);
     }
     return values;
+  }
+
+  private acWords(entityType: string): { insert: Statement; remove: Statement } {
+    let stmts = this.acStatements.get(entityType);
+    if (!stmts) {
+      createAcTable(this.db, entityType);
+      const table = acTable(entityType);
+      stmts = { insert: this.db.prepare(`INSERT INTO ${table} (rowid, words) VALUES (?, ?)`), remove: this.db.prepare(`DELETE FROM ${table} WHERE rowid = ?`) };
+      this.acStatements.set(entityType, stmts);
+    }
+    return stmts;
   }
 
   private removeDoc(row: DocRow, entityType: string): void {
@@ -186,10 +208,31 @@ export class DocumentWriter {
     this.stmts.deleteDoc.run(row.doc_id);
   }
 
+  /**
+   * Writes the autocomplete words of every stored document (inside the caller's transaction): how
+   * an index of the earlier layout, one autocomplete word index for all types, gets one per type.
+   */
+  indexAutocompleteWords(): void {
+    const page = this.db.prepare('SELECT doc_id, entity_type, doc FROM search_docs WHERE doc_id > ? ORDER BY doc_id LIMIT 1000').raw();
+    for (let after = 0; ; ) {
+      const rows = page.all(after) as [number, string, string][];
+      if (rows.length === 0) return;
+      for (const [docId, entityType, json] of rows) {
+        for (const [name, value] of Object.entries(JSON.parse(json) as SearchFields)) {
+          const field = this.fieldRegistry.field(entityType, name);
+          const words = field.mapping?.autocomplete ? fieldWords(field.mapping.type, value) : [];
+          if (words.length) this.acWords(entityType).insert.run(docId * FIELD_SLOTS + field.id, words.join(' '));
+        }
+      }
+      after = rows[rows.length - 1][0];
+    }
+  }
+
   clear(): void {
     this.db.exec(`
       DELETE FROM search_docs; DELETE FROM search_values; DELETE FROM search_terms;
-      INSERT INTO search_fts (search_fts) VALUES ('delete-all'); INSERT INTO search_ac_fts (search_ac_fts) VALUES ('delete-all');`);
+      INSERT INTO search_fts (search_fts) VALUES ('delete-all');`);
+    for (const type of acTableTypes(this.db)) this.db.exec(`INSERT INTO ${acTable(type)} (${acTable(type)}) VALUES ('delete-all')`);
     this.readers.cleared();
   }
 }

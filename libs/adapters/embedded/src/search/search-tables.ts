@@ -4,7 +4,8 @@
  * whole values and URN components: `field:value` search, whole-value ranking; a term equal to a value
  * row of its field and document is not written again, so lookups read the view `search_lookup_terms`
  * of both tables, whose filters reach each table's primary key) and `search_fts`
- * (words, one row per document field; autocomplete fields also in the smaller `search_ac_fts`).
+ * (words, one row per document field; autocomplete fields also in a smaller word index of their
+ * entity type, `search_ac_fts_<type>`, whose first matches for a prefix come without reading the rest).
  * Field ids are per (entity type, field), so a field id alone selects an entity type, and an FTS
  * rowid `doc_id * FIELD_SLOTS + field_id` names document and field.
  */
@@ -40,8 +41,27 @@ export function createSearchTables(db: EmbeddedDb): void {
     CREATE VIEW IF NOT EXISTS search_lookup_terms AS
       SELECT field_id, term, doc_id FROM search_terms UNION ALL SELECT field_id, value, doc_id FROM search_values;
     CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(words, ${WORD_INDEX_OPTIONS}, prefix='2 3 4');
-    CREATE VIRTUAL TABLE IF NOT EXISTS search_ac_fts USING fts5(words, ${WORD_INDEX_OPTIONS}, prefix='1 2 3 4');
   `);
+}
+
+/** The autocomplete word index of an entity type (created with its first autocomplete field's words). */
+export function acTable(entityType: string): string {
+  if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(entityType)) throw new Error(`Entity type '${entityType}' cannot name a table`);
+  return `search_ac_fts_${entityType}`;
+}
+
+export function createAcTable(db: EmbeddedDb, entityType: string): void {
+  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${acTable(entityType)} USING fts5(words, ${WORD_INDEX_OPTIONS}, prefix='1 2 3 4')`);
+}
+
+export function hasAcTable(db: EmbeddedDb, entityType: string): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(acTable(entityType)) !== undefined;
+}
+
+/** Entity types with an autocomplete word index. */
+export function acTableTypes(db: EmbeddedDb): string[] {
+  const names = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%' AND name LIKE 'search\\_ac\\_fts\\_%' ESCAPE '\\'").pluck().all() as string[];
+  return names.map((n) => n.slice('search_ac_fts_'.length));
 }
 
 export interface FieldInfo {

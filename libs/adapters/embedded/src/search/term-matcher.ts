@@ -5,6 +5,7 @@ import { allWordsQuery, phraseQuery, queryForms } from './analysis';
 import type { DocCatalog } from './doc-catalog';
 import { DocScores } from './doc-scores';
 import { PostingCache } from './posting-cache';
+import { acTable, hasAcTable } from './search-tables';
 import { marks } from './selection-sql';
 import { FIELD_SLOTS, type FieldRegistry } from './search-tables';
 import type { StatementCache } from './statement-cache';
@@ -25,9 +26,9 @@ export const PREFIX_RANK = 1.6;
 export class TermMatcher {
   private readonly words;
   private readonly wordsInFields;
-  private readonly acWords;
-  /** Autocomplete rows by entity type, for as long as the posting cache keeps those rows. */
-  private readonly acRowsByType = new WeakMap<Float64Array, Map<string, number[]>>();
+  private readonly db: EmbeddedDb;
+  /** Entity types whose autocomplete word index exists (it is created with the type's first words). */
+  private readonly acTypes = new Set<string>();
   private readonly postings: PostingCache;
 
   constructor(
@@ -41,7 +42,7 @@ export class TermMatcher {
     this.wordsInFields = db
       .prepare(`SELECT rowid FROM search_fts WHERE search_fts MATCH ? AND rowid % ${FIELD_SLOTS} IN (SELECT value FROM json_each(?)) ORDER BY rowid`)
       .pluck();
-    this.acWords = db.prepare('SELECT rowid FROM search_ac_fts WHERE search_ac_fts MATCH ? ORDER BY rowid').pluck();
+    this.db = db;
   }
 
   private boostsById(entityTypes: readonly string[], fields: readonly FieldBoost[]): Map<number, number> {
@@ -134,45 +135,34 @@ export class TermMatcher {
       .raw()
       .all(term, ...ids, term, term + LAST_CHAR, cap) as [number, number, number][];
     for (const [docId, fieldId, exact] of prefixed) add(docId, fieldId, (boosts.get(fieldId) ?? 0) * (exact ? EXACT_RANK : PREFIX_RANK));
-    // Autocomplete fields have their own, smaller word index; another field asked for uses the main one.
+    // Autocomplete fields have word indexes of their own, one per entity type, whose first matches
+    // come without reading the rest; another field asked for uses the main index.
     const acOnly = ids.every((id) => this.fieldRegistry.byFieldId(id)?.mapping?.autocomplete);
     const expression = allWordsQuery(forms);
-    let seen = 0;
-    for (const rowid of acOnly ? this.acMatches(expression, entityTypes) : (this.words.iterate(expression) as Iterable<number>)) {
-      const fieldId = rowid % FIELD_SLOTS;
-      const boost = boosts.get(fieldId);
-      if (boost === undefined) continue;
-      const docId = (rowid - fieldId) / FIELD_SLOTS;
-      // A word match adds its field but does not raise the score of a prefix match.
-      add(docId, fieldId, out.has(docId) ? 0 : boost);
-      if (++seen >= cap) break;
+    const sources = acOnly ? entityTypes.map((t) => this.acRows(t, expression)) : [this.words.iterate(expression) as Iterable<number>];
+    for (const rows of sources) {
+      let seen = 0;
+      for (const rowid of rows) {
+        const fieldId = rowid % FIELD_SLOTS;
+        const boost = boosts.get(fieldId);
+        if (boost === undefined) continue;
+        const docId = (rowid - fieldId) / FIELD_SLOTS;
+        // A word match adds its field but does not raise the score of a prefix match.
+        add(docId, fieldId, out.has(docId) ? 0 : boost);
+        if (++seen >= cap) break;
+      }
     }
     return out;
   }
 
-  /**
-   * Rows of the autocomplete word index matching an expression, of the entity types' fields, in
-   * rowid order. The UI asks autocomplete once per entity type with the same text: the rows are
-   * grouped by entity type once for as long as the cache keeps them unchanged.
-   */
-  private acMatches(expression: string, entityTypes: readonly string[]): number[] {
-    const rows = this.postings.rows(`autocomplete ${expression}`, expression, (id) => this.fieldRegistry.byFieldId(id)?.mapping?.autocomplete === true, () => this.acWords.all(expression) as number[]);
-    let byType = this.acRowsByType.get(rows);
-    if (!byType) this.acRowsByType.set(rows, (byType = this.byEntityType(rows)));
-    const groups = entityTypes.map((t) => byType.get(t) ?? []).filter((g) => g.length > 0);
-    return groups.length === 1 ? groups[0] : groups.flat().sort((a, b) => a - b);
-  }
-
-  private byEntityType(rows: Float64Array): Map<string, number[]> {
-    const out = new Map<string, number[]>();
-    for (const rowid of rows) {
-      const type = this.fieldRegistry.byFieldId(rowid % FIELD_SLOTS)?.entityType;
-      if (type === undefined) continue;
-      const group = out.get(type);
-      if (group) group.push(rowid);
-      else out.set(type, [rowid]);
+  /** Rows of an entity type's autocomplete word index matching an expression, in rowid order, read as far as asked. */
+  private acRows(entityType: string, expression: string): Iterable<number> {
+    if (!this.acTypes.has(entityType)) {
+      if (!hasAcTable(this.db, entityType)) return [];
+      this.acTypes.add(entityType);
     }
-    return out;
+    const table = acTable(entityType);
+    return this.statements.get(`SELECT rowid FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid`).pluck().iterate(expression) as Iterable<number>;
   }
 
   /**

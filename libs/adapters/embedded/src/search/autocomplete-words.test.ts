@@ -1,0 +1,38 @@
+import type { SearchMappings } from '@cairn/ports';
+import { openDatabase } from '../database';
+import { SqliteSearchIndex } from '../sqlite-search-index';
+
+const nameField = new Map([['name', { type: 'WORD_GRAM' as const, autocomplete: true }]]);
+const mappings: SearchMappings = new Map([
+  ['dataset', nameField],
+  ['chart', nameField],
+  ['bad-type', nameField],
+]);
+const suggest = (index: SqliteSearchIndex, entityType: string, text: string) =>
+  index.autocomplete({ entityTypes: [entityType], filter: [], includeRemoved: false, text, fields: [{ field: 'name', boost: 1 }], limit: 10 });
+
+describe('autocomplete word indexes, one per entity type', () => {
+  it('are made from the stored documents when an index of the earlier layout (one for every type) is opened', async () => {
+    const db = openDatabase(':memory:');
+    const first = new SqliteSearchIndex(db, mappings);
+    await first.upsertFields('dataset', 'urn:li:dataset:a', { urn: 'urn:li:dataset:a', name: 'daily revenue report' });
+    await first.close();
+    db.exec("DROP TABLE search_ac_fts_dataset; CREATE VIRTUAL TABLE search_ac_fts USING fts5(words, content='', prefix='1 2 3 4');");
+    const index = new SqliteSearchIndex(db, mappings);
+    expect((await suggest(index, 'dataset', 'reven')).urns).toEqual(['urn:li:dataset:a']);
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'search_ac_fts'").get()).toBeUndefined();
+    await index.close();
+  });
+
+  it('survive a transaction that created one and then failed', async () => {
+    const index = new SqliteSearchIndex(openDatabase(':memory:'), mappings);
+    const batch = index.batch();
+    await batch.upsertFields('chart', 'urn:li:chart:a', { urn: 'urn:li:chart:a', name: 'weekly sales' });
+    // An entity type that cannot name a table fails the transaction after the chart's index was created.
+    await batch.upsertFields('bad-type', 'urn:li:bad-type:a', { urn: 'urn:li:bad-type:a', name: 'x' });
+    await expect(batch.flush()).rejects.toThrow(/cannot name a table/);
+    await index.upsertFields('chart', 'urn:li:chart:a', { urn: 'urn:li:chart:a', name: 'weekly sales' });
+    expect((await suggest(index, 'chart', 'sal')).urns).toEqual(['urn:li:chart:a']);
+    await index.close();
+  });
+});
