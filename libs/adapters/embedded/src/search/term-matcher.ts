@@ -5,9 +5,8 @@ import { allWordsQuery, phraseQuery, queryForms } from './analysis';
 import type { DocCatalog } from './doc-catalog';
 import { DocScores } from './doc-scores';
 import { PostingCache } from './posting-cache';
-import { acTable, hasAcTable } from './search-tables';
 import { marks } from './selection-sql';
-import { FIELD_SLOTS, type FieldRegistry } from './search-tables';
+import { acTable, FIELD_SLOTS, hasAcTable, type FieldRegistry } from './search-tables';
 import type { StatementCache } from './statement-cache';
 
 /** An autocomplete candidate: its best score and the fields it matched through. */
