@@ -35,14 +35,19 @@ export function openDatabase(file: string, options: DatabaseOptions = {}): Embed
   }
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${options.sync === 'full' ? 'FULL' : 'NORMAL'}`);
-  db.pragma('busy_timeout = 2000');
-  // 16 MB of pages: the OS caches the file anyway, and this cache counts in the process's memory.
-  db.pragma('cache_size = -16384');
+  applyConnectionSettings(db);
   // Checkpoints copy the log into the database file and fsync it, blocking the one thread that
   // serves everything; a longer log (64 MB rather than 4) means far fewer of them.
   db.pragma('wal_autocheckpoint = 16384');
-  db.pragma('temp_store = MEMORY');
   return db;
+}
+
+/** What every connection to the catalog file sets, the writer's and the reader threads'. */
+function applyConnectionSettings(db: EmbeddedDb): void {
+  db.pragma('busy_timeout = 2000');
+  // 16 MB of pages: the OS caches the file anyway, and this cache counts in the process's memory.
+  db.pragma('cache_size = -16384');
+  db.pragma('temp_store = MEMORY');
 }
 
 /**
@@ -67,9 +72,7 @@ function holdOwnerLock(file: string): EmbeddedDb {
 /** A read-only connection of a reader thread to a catalog file another connection writes. */
 export function openReadConnection(file: string): EmbeddedDb {
   const db = new Database(file, { fileMustExist: true });
-  db.pragma('busy_timeout = 2000');
   db.pragma('query_only = 1');
-  db.pragma('cache_size = -16384');
-  db.pragma('temp_store = MEMORY');
+  applyConnectionSettings(db);
   return db;
 }

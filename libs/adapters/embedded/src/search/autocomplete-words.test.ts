@@ -28,11 +28,20 @@ describe('autocomplete word indexes, one per entity type', () => {
     const index = new SqliteSearchIndex(openDatabase(':memory:'), mappings);
     const batch = index.batch();
     await batch.upsertFields('chart', 'urn:li:chart:a', { urn: 'urn:li:chart:a', name: 'weekly sales' });
-    // An entity type that cannot name a table fails the transaction after the chart's index was created.
-    await batch.upsertFields('bad-type', 'urn:li:bad-type:a', { urn: 'urn:li:bad-type:a', name: 'x' });
-    await expect(batch.flush()).rejects.toThrow(/cannot name a table/);
+    // A value no document can hold fails the transaction after the chart's index was created.
+    await batch.upsertFields('dataset', 'urn:li:dataset:a', { urn: 'urn:li:dataset:a', name: 'x', size: 1n });
+    await expect(batch.flush()).rejects.toThrow(/BigInt/);
     await index.upsertFields('chart', 'urn:li:chart:a', { urn: 'urn:li:chart:a', name: 'weekly sales' });
     expect((await suggest(index, 'chart', 'sal')).urns).toEqual(['urn:li:chart:a']);
+    await index.close();
+  });
+
+  it('exist for entity types whose names are no identifiers', async () => {
+    const index = new SqliteSearchIndex(openDatabase(':memory:'), mappings);
+    await index.upsertFields('bad-type', 'urn:li:bad-type:a', { urn: 'urn:li:bad-type:a', name: 'dashed name' });
+    expect((await suggest(index, 'bad-type', 'nam')).urns).toEqual(['urn:li:bad-type:a']);
+    await index.clear();
+    expect((await suggest(index, 'bad-type', 'nam')).urns).toEqual([]);
     await index.close();
   });
 });

@@ -13,7 +13,7 @@ import type { SearchFields } from '@cairn/ports';
 import type { EmbeddedDb } from '../database';
 import { fieldWords, isUrnType, MAX_VALUE_LENGTH, numericValue, scalarValues, urnComponents } from './analysis';
 import type { MemoryUpdate, ReaderState } from './reader-state';
-import { acTable, acTableTypes, createAcTable, FIELD_SLOTS, type FieldInfo, type FieldRegistry } from './search-tables';
+import { acTable, acTables, createAcTable, FIELD_SLOTS, wordRows, type FieldInfo, type FieldRegistry } from './search-tables';
 
 interface DocRow {
   doc_id: number;
@@ -218,11 +218,11 @@ export class DocumentWriter {
       const rows = page.all(after) as [number, string, string][];
       if (rows.length === 0) return;
       for (const [docId, entityType, json] of rows) {
-        for (const [name, value] of Object.entries(JSON.parse(json) as SearchFields)) {
+        const autocompleteField = (name: string) => {
           const field = this.fieldRegistry.field(entityType, name);
-          const words = field.mapping?.autocomplete ? fieldWords(field.mapping.type, value) : [];
-          if (words.length) this.acWords(entityType).insert.run(docId * FIELD_SLOTS + field.id, words.join(' '));
-        }
+          return field.mapping?.autocomplete ? field : undefined;
+        };
+        for (const { rowid, text } of wordRows(docId, JSON.parse(json) as SearchFields, autocompleteField)) this.acWords(entityType).insert.run(rowid, text);
       }
       after = rows[rows.length - 1][0];
     }
@@ -232,7 +232,7 @@ export class DocumentWriter {
     this.db.exec(`
       DELETE FROM search_docs; DELETE FROM search_values; DELETE FROM search_terms;
       INSERT INTO search_fts (search_fts) VALUES ('delete-all');`);
-    for (const type of acTableTypes(this.db)) this.db.exec(`INSERT INTO ${acTable(type)} (${acTable(type)}) VALUES ('delete-all')`);
+    for (const table of acTables(this.db)) this.db.exec(`INSERT INTO ${table} (${table}) VALUES ('delete-all')`);
     this.readers.cleared();
   }
 }

@@ -7,9 +7,8 @@
  */
 import Database from 'better-sqlite3';
 import type { EmbeddedDb } from '../database';
-import { fieldWords } from './analysis';
 import type { DocCatalog } from './doc-catalog';
-import { FIELD_SLOTS, WORD_INDEX_OPTIONS, type FieldRegistry } from './search-tables';
+import { FIELD_SLOTS, WORD_INDEX_OPTIONS, wordRows, type FieldRegistry } from './search-tables';
 
 /** Rows kept in all (8 bytes each), rows of one expression, and expressions. */
 const MAX_ROWS = 2_000_000;
@@ -184,18 +183,10 @@ class ChangedWords {
 
   private reindex(docId: number): void {
     for (const rowid of this.rowsOfDoc.get(docId) ?? []) this.remove.run(rowid);
-    const rowids: number[] = [];
     const row = this.docRow.get(docId) as [string, string] | undefined;
     // A field this thread has not learned yet is in a commit still to arrive, which changes the document again.
-    const doc = row ? (JSON.parse(row[1]) as Record<string, unknown>) : {};
-    for (const [name, value] of Object.entries(doc)) {
-      const field = row && this.fields.known(row[0], name);
-      const words = field ? fieldWords(field.mapping?.type, value) : [];
-      if (!field || words.length === 0) continue;
-      const rowid = docId * FIELD_SLOTS + field.id;
-      this.insert.run(rowid, words.join(' '));
-      rowids.push(rowid);
-    }
-    this.rowsOfDoc.set(docId, rowids);
+    const rows = row ? wordRows(docId, JSON.parse(row[1]) as Record<string, unknown>, (name) => this.fields.known(row[0], name)) : [];
+    for (const { rowid, text } of rows) this.insert.run(rowid, text);
+    this.rowsOfDoc.set(docId, rows.map((r) => r.rowid));
   }
 }

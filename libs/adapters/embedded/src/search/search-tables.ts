@@ -11,6 +11,7 @@
  */
 import type { IndexFieldMapping, SearchMappings } from '@cairn/ports';
 import type { EmbeddedDb } from '../database';
+import { fieldWords } from './analysis';
 
 export const FIELD_SLOTS = 65536;
 /** How the word indexes analyse text (readers' scratch index of changed documents too). */
@@ -44,24 +45,45 @@ export function createSearchTables(db: EmbeddedDb): void {
   `);
 }
 
-/** The autocomplete word index of an entity type (created with its first autocomplete field's words). */
+const AC_TABLE_PREFIX = 'search_ac_fts_';
+
+/**
+ * The autocomplete word index of an entity type (created with its first autocomplete field's
+ * words). Characters an identifier cannot hold are spelt out, so every type name has its own table.
+ */
 export function acTable(entityType: string): string {
-  if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(entityType)) throw new Error(`Entity type '${entityType}' cannot name a table`);
-  return `search_ac_fts_${entityType}`;
+  return AC_TABLE_PREFIX + entityType.replace(/[^A-Za-z0-9]/g, (c) => `_${c.codePointAt(0)?.toString(16)}_`);
 }
 
 export function createAcTable(db: EmbeddedDb, entityType: string): void {
   db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${acTable(entityType)} USING fts5(words, ${WORD_INDEX_OPTIONS}, prefix='1 2 3 4')`);
 }
 
-export function hasAcTable(db: EmbeddedDb, entityType: string): boolean {
-  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(acTable(entityType)) !== undefined;
+/** Every autocomplete word index there is. */
+export function acTables(db: EmbeddedDb): string[] {
+  return db
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%' AND substr(name, 1, ?) = ?")
+    .pluck()
+    .all(AC_TABLE_PREFIX.length, AC_TABLE_PREFIX) as string[];
 }
 
-/** Entity types with an autocomplete word index. */
-export function acTableTypes(db: EmbeddedDb): string[] {
-  const names = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%' AND name LIKE 'search\\_ac\\_fts\\_%' ESCAPE '\\'").pluck().all() as string[];
-  return names.map((n) => n.slice('search_ac_fts_'.length));
+export interface WordRow {
+  readonly rowid: number;
+  readonly text: string;
+}
+
+/**
+ * The word-index rows of a stored document, one per field with words, of the fields `fieldOf`
+ * answers (undefined: skip the field). The writer and readers derive them the same way.
+ */
+export function wordRows(docId: number, doc: Readonly<Record<string, unknown>>, fieldOf: (name: string) => FieldInfo | undefined): WordRow[] {
+  const rows: WordRow[] = [];
+  for (const [name, value] of Object.entries(doc)) {
+    const field = fieldOf(name);
+    const words = field ? fieldWords(field.mapping?.type, value) : [];
+    if (field && words.length) rows.push({ rowid: docId * FIELD_SLOTS + field.id, text: words.join(' ') });
+  }
+  return rows;
 }
 
 export interface FieldInfo {
@@ -103,7 +125,7 @@ export class FieldRegistry {
   }
 
   field(entityType: string, name: string): FieldInfo {
-    const known = this.byKey.get(`${entityType}\u0000${name}`);
+    const known = this.known(entityType, name);
     if (known) return known;
     const id = Number(this.insert.run(entityType, name).lastInsertRowid);
     if (id >= FIELD_SLOTS) throw new Error(`The embedded search index holds at most ${FIELD_SLOTS - 1} fields`);

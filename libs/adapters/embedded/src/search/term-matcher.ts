@@ -6,7 +6,7 @@ import type { DocCatalog } from './doc-catalog';
 import { DocScores } from './doc-scores';
 import { PostingCache } from './posting-cache';
 import { marks } from './selection-sql';
-import { acTable, FIELD_SLOTS, hasAcTable, type FieldRegistry } from './search-tables';
+import { acTable, FIELD_SLOTS, type FieldRegistry } from './search-tables';
 import type { StatementCache } from './statement-cache';
 
 /** An autocomplete candidate: its best score and the fields it matched through. */
@@ -25,7 +25,7 @@ export const PREFIX_RANK = 1.6;
 export class TermMatcher {
   private readonly words;
   private readonly wordsInFields;
-  private readonly db: EmbeddedDb;
+  private readonly tableExists;
   /** Entity types whose autocomplete word index exists (it is created with the type's first words). */
   private readonly acTypes = new Set<string>();
   private readonly postings: PostingCache;
@@ -41,7 +41,7 @@ export class TermMatcher {
     this.wordsInFields = db
       .prepare(`SELECT rowid FROM search_fts WHERE search_fts MATCH ? AND rowid % ${FIELD_SLOTS} IN (SELECT value FROM json_each(?)) ORDER BY rowid`)
       .pluck();
-    this.db = db;
+    this.tableExists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").pluck();
   }
 
   private boostsById(entityTypes: readonly string[], fields: readonly FieldBoost[]): Map<number, number> {
@@ -157,7 +157,7 @@ export class TermMatcher {
   /** Rows of an entity type's autocomplete word index matching an expression, in rowid order, read as far as asked. */
   private acRows(entityType: string, expression: string): Iterable<number> {
     if (!this.acTypes.has(entityType)) {
-      if (!hasAcTable(this.db, entityType)) return [];
+      if (this.tableExists.get(acTable(entityType)) === undefined) return [];
       this.acTypes.add(entityType);
     }
     const table = acTable(entityType);
