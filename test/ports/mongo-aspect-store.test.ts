@@ -52,6 +52,9 @@ async function valuesInWriteOrder(urn: string, aspect: string): Promise<unknown[
 
 const DATASET = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.table,PROD)';
 
+/** The aspects the store names for an entity (through its directory). */
+const names = async (urn: string) => (await store.getLatest([urn])).map((row) => row.aspect);
+
 describeWithMongo('MongoAspectStore on a MongoDB-wire server', () => {
   beforeAll(async () => {
     raw = await MongoClient.connect(MONGODB_URI);
@@ -227,6 +230,55 @@ describeWithMongo('MongoAspectStore on a MongoDB-wire server', () => {
     });
   });
 
+  describe('writes in flight together', () => {
+    /** A store on a connection that records each command's name and collection. */
+    async function watchedStore(): Promise<{ store: MongoAspectStore; commands: string[]; close: () => Promise<void> }> {
+      const client = await MongoClient.connect(MONGODB_URI, { monitorCommands: true });
+      const commands: string[] = [];
+      client.on('commandStarted', (e) => commands.push(`${e.commandName} ${String(e.command[e.commandName])}`));
+      const watched = await MongoAspectStore.open(client, client.db(dbName));
+      commands.length = 0;
+      return { store: watched, commands, close: () => watched.close() };
+    }
+    const urnOf = (i: number) => `urn:li:dataset:(urn:li:dataPlatform:hive,together${i},PROD)`;
+
+    it('insert their first versions in one request and name them in one more', async () => {
+      const watched = await watchedStore();
+      try {
+        const outcomes = await Promise.all(Array.from({ length: 12 }, (_, i) => watched.store.write(aspectWrite(urnOf(i), 'status', { i }))));
+
+        expect(outcomes.map((o) => o.kind)).toEqual(Array(12).fill('created'));
+        expect(watched.commands.filter((c) => c === `insert ${ASPECT_COLLECTION}`)).toHaveLength(1);
+        expect(watched.commands.filter((c) => c === `update ${ENTITY_DIRECTORY_COLLECTION}`)).toHaveLength(1);
+        for (let i = 0; i < 12; i++) expect(await names(urnOf(i))).toEqual(['status']);
+        expect(await locks.countDocuments({})).toBe(0);
+      } finally {
+        await watched.close();
+      }
+    });
+
+    it('of one aspect: one creates it, the other supersedes it', async () => {
+      const outcomes = await Promise.all([store.write(aspectWrite(DATASET, 'status', { n: 1 })), store.write(aspectWrite(DATASET, 'status', { n: 2 }))]);
+
+      expect(outcomes.map((o) => o.kind)).toEqual(['created', 'updated']);
+      expect(await valuesInWriteOrder(DATASET, 'status')).toEqual([{ n: 1 }, { n: 2 }]);
+    });
+
+    it('name their entities while one entity\'s directory lock is held; that one waits for it alone', async () => {
+      const held = urnOf(0);
+      await locks.insertOne({ _id: 'live-directory', key: aspectLockKey(held, '(directory)'), holder: 'the entity directory', acquiredAt: Date.now() });
+      const writes = Array.from({ length: 6 }, (_, i) => store.write(aspectWrite(urnOf(i), 'status', { i })));
+      await Promise.all(writes.slice(1));
+
+      for (let i = 1; i < 6; i++) expect(await names(urnOf(i))).toEqual(['status']);
+      expect(await names(held)).toEqual([]);
+      await locks.deleteOne({ _id: 'live-directory' });
+      expect((await writes[0]).kind).toBe('created');
+      expect(await names(held)).toEqual(['status']);
+      expect(await locks.countDocuments({})).toBe(0);
+    });
+  });
+
   describe('a crash between the history copy and the swap of version 0', () => {
     /** What a writer leaves when it dies after copying version 0 into the history. */
     async function copyLatestByHand(urn: string, aspect: string, version: number, replace: Partial<AspectDocument> = {}): Promise<void> {
@@ -302,8 +354,6 @@ describeWithMongo('MongoAspectStore on a MongoDB-wire server', () => {
   });
 
   describe('the entity directory (which aspects each URN has, read by _id)', () => {
-    const names = async (urn: string) => (await store.getLatest([urn])).map((row) => row.aspect);
-
     it('names an aspect again when its proposal is delivered again after its writer died before naming it', async () => {
       const w = aspectWrite(DATASET, 'status', { removed: false });
       // What a writer that died between the row insert and the directory update leaves behind.

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Collection } from 'mongodb';
 import { text } from './checked-values';
-import { insertUnlessTaken } from './insert-unless-taken';
+import { insertEachUnlessTaken, insertUnlessTaken } from './insert-unless-taken';
 
 export const WRITE_LOCK_COLLECTION = 'metadata_aspect_v2_write_locks';
 
@@ -57,8 +57,31 @@ export class AspectWriteLocks {
       for (const aspect of [...new Set(aspects)].sort()) tokens.push(await this.acquire(aspectLockKey(urn, aspect), holder));
       return await work();
     } finally {
-      await Promise.all(tokens.map((token) => this.locks.deleteOne({ _id: token })));
+      await this.release(tokens);
     }
+  }
+
+  /**
+   * Takes, in one request, those of the locks that are free, without waiting for the others;
+   * answers each one's token, or undefined where it is held. `release` gives them back.
+   */
+  async tryAcquireEach(keys: readonly string[], holder: string): Promise<(string | undefined)[]> {
+    const docs = keys.map((key) => ({ _id: randomBytes(12).toString('hex'), key, holder, acquiredAt: Date.now() }));
+    const taken = await insertEachUnlessTaken(this.locks, docs);
+    const tokens = docs.map((doc, i) => {
+      const t = taken[i]!;
+      return t.ok && t.value ? doc._id : undefined;
+    });
+    const failed = taken.find((t) => !t.ok);
+    if (failed && !failed.ok) {
+      await this.release(tokens.filter((t): t is string => t !== undefined));
+      throw failed.error;
+    }
+    return tokens;
+  }
+
+  async release(tokens: readonly string[]): Promise<void> {
+    if (tokens.length) await this.locks.bulkWrite(tokens.map((_id) => ({ deleteOne: { filter: { _id } } })), { ordered: false });
   }
 
   private async acquire(key: string, holder: string): Promise<string> {

@@ -13,9 +13,10 @@
  */
 import type { Collection, Db } from 'mongodb';
 import { ASPECT_COLLECTION, rowId, type AspectDocument } from './aspect-document';
-import type { AspectWriteLocks } from './aspect-write-locks';
+import { aspectLockKey, type AspectWriteLocks } from './aspect-write-locks';
 import { text } from './checked-values';
 import type { ServerTraits } from './server-traits';
+import { TickBatcher, type Settled } from './tick-batcher';
 
 export const ENTITY_DIRECTORY_COLLECTION = 'metadata_entity_aspects';
 
@@ -30,7 +31,12 @@ const BUILT_MARK = 'cairn:built-from-aspect-rows';
 /** The lock of an entity's directory document, beside its aspects' locks (no aspect is named so). */
 const DIRECTORY_LOCK = '(directory)';
 
+const DIRECTORY_HOLDER = 'the entity directory';
+
 export class EntityDirectory {
+  /** Names added by the writes in flight together, one request for them all where no lock is contended. */
+  private readonly additions = new TickBatcher<{ urn: string; aspect: string }, void>((items) => this.addEach(items));
+
   private constructor(
     private readonly entries: Collection<EntityDirectoryDocument>,
     private readonly rows: Collection<AspectDocument>,
@@ -62,7 +68,36 @@ export class EntityDirectory {
   }
 
   async add(urn: string, aspect: string): Promise<void> {
-    await this.addAll(urn, [aspect]);
+    await this.additions.submit({ urn: text(urn, 'urn'), aspect: text(aspect, 'aspect') });
+  }
+
+  private addition(urn: string, aspects: Iterable<string>) {
+    return { updateOne: { filter: { _id: urn }, update: { $addToSet: { aspects: { $each: [...aspects] } } }, upsert: true } };
+  }
+
+  /**
+   * Each URN's names in one update, all in one request: under the URNs' directory locks taken
+   * together where the server's updates are not atomic. A URN whose lock is held waits for it alone.
+   */
+  private async addEach(items: readonly { urn: string; aspect: string }[]): Promise<Settled<void>[]> {
+    const byUrn = new Map<string, Set<string>>();
+    for (const { urn, aspect } of items) byUrn.set(urn, (byUrn.get(urn) ?? new Set()).add(aspect));
+    let ready = [...byUrn.keys()];
+    let contended: string[] = [];
+    let tokens: string[] = [];
+    if (!this.server.atomicUpdates) {
+      const taken = await this.locks.tryAcquireEach(ready.map((urn) => aspectLockKey(urn, DIRECTORY_LOCK)), DIRECTORY_HOLDER);
+      tokens = taken.filter((t): t is string => t !== undefined);
+      contended = ready.filter((_, i) => taken[i] === undefined);
+      ready = ready.filter((_, i) => taken[i] !== undefined);
+    }
+    try {
+      if (ready.length) await this.entries.bulkWrite(ready.map((urn) => this.addition(urn, byUrn.get(urn)!)), { ordered: false });
+    } finally {
+      await this.locks.release(tokens);
+    }
+    const waiting = new Map(contended.map((urn) => [urn, this.addAll(urn, [...byUrn.get(urn)!])]));
+    return items.map(({ urn }) => ({ ok: true, value: waiting.get(urn) }));
   }
 
   private async addAll(urn: string, aspects: readonly string[]): Promise<void> {
@@ -71,7 +106,7 @@ export class EntityDirectory {
   }
 
   private locked<T>(urn: string, change: () => Promise<T>): Promise<T> {
-    return this.server.atomicUpdates ? change() : this.locks.withLocks(urn, [DIRECTORY_LOCK], 'the entity directory', change);
+    return this.server.atomicUpdates ? change() : this.locks.withLocks(urn, [DIRECTORY_LOCK], DIRECTORY_HOLDER, change);
   }
 
   /** After the aspects' rows were deleted: drops their names, keeping any a racing first write brought back. */

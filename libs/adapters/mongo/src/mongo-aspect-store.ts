@@ -1,11 +1,13 @@
 /** AspectStore on MongoDB (or FerretDB): the reference's aspect table as one collection. */
 import { MongoClient, type Collection, type Db } from 'mongodb';
 import type { AspectScan, AspectStore, AspectWrite, StoredAspect, WriteOutcome } from '@cairn/ports';
-import { ASPECT_COLLECTION, rowId, toStoredAspect, type AspectDocument } from './aspect-document';
+import { ASPECT_COLLECTION, latestFromWrite, rowId, toStoredAspect, type AspectDocument } from './aspect-document';
 import { AspectWriteLocks, WRITE_LOCK_COLLECTION, type WriteLockDocument } from './aspect-write-locks';
 import { EntityDirectory } from './entity-directory';
 import { serverTraits, type IdLookup } from './server-traits';
 import { byAspect, byUrn, latestMatching } from './scan-filters';
+import { insertEachUnlessTaken } from './insert-unless-taken';
+import { TickBatcher } from './tick-batcher';
 import { writeVersioned } from './versioned-write';
 
 const URN_ASPECT_ORDER = { urn: 1, aspect: 1 } as const;
@@ -21,13 +23,18 @@ async function ensureIndexes(rows: Collection<AspectDocument>): Promise<void> {
 }
 
 export class MongoAspectStore implements AspectStore {
+  /** First writes of the writes in flight together, inserted in one request. */
+  private readonly firstWrites: TickBatcher<AspectDocument, boolean>;
+
   private constructor(
     private readonly client: MongoClient,
     private readonly rows: Collection<AspectDocument>,
     private readonly locks: AspectWriteLocks,
     private readonly directory: EntityDirectory,
     private readonly byIds: IdLookup,
-  ) {}
+  ) {
+    this.firstWrites = new TickBatcher((docs) => insertEachUnlessTaken(this.rows, docs));
+  }
 
   /** Opens a store on `db` of `client`; the store owns the client and closes it. */
   static async open(client: MongoClient, db: Db): Promise<MongoAspectStore> {
@@ -38,8 +45,15 @@ export class MongoAspectStore implements AspectStore {
     return new MongoAspectStore(client, rows, locks, await EntityDirectory.open(db, locks, server), server.byIds);
   }
 
+  /**
+   * A write first tries to be the aspect's first (an atomic insert, batched with the writes in
+   * flight beside it); when version 0 is there already it takes the versioned path.
+   */
   async write(write: AspectWrite): Promise<WriteOutcome> {
-    const outcome = await writeVersioned(this.rows, this.locks, write);
+    const first = latestFromWrite(write, 0);
+    const outcome: WriteOutcome = (await this.firstWrites.submit(first))
+      ? { kind: 'created', current: toStoredAspect(first) }
+      : await writeVersioned(this.rows, this.locks, write);
     // A first write names the aspect; a redelivery names it again, in case its writer died before.
     if (outcome.kind === 'created' || outcome.kind === 'replayed') await this.directory.add(write.urn, write.aspect);
     return outcome;
