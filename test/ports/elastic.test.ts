@@ -242,6 +242,25 @@ describeWithElastic('Elasticsearch adapters', () => {
       expect((await indexes.graph.edges({ urn: DS, direction: 'INCOMING', start: 0, count: 10 })).total).toBe(0);
     });
 
+    it('merges a document\'s upserts in a batch into one update, later fields winning, up to its next delete', async () => {
+      // A URN no earlier case wrote: a deleted document's version outlives it for a while.
+      const DS = `urn:li:dataset:(urn:li:dataPlatform:hive,merged.${Date.now()},PROD)`;
+      const batch = indexes.search.batch();
+      await batch.upsertFields('dataset', DS, { urn: DS, name: 'first', description: 'dropped' });
+      await batch.upsertFields('dataset', DS, { name: 'second', tags: ['urn:li:tag:a'] });
+      await batch.upsertFields('dataset', DS, { description: null });
+      await batch.flush();
+      expect(await indexes.search.getDocument('dataset', DS)).toEqual({ urn: DS, name: 'second', tags: ['urn:li:tag:a'] });
+      expect(await versionOf(DS)).toBe(1);
+
+      await batch.upsertFields('dataset', DS, { description: 'before the delete' });
+      await batch.deleteDocument('dataset', DS);
+      await batch.upsertFields('dataset', DS, { urn: DS, name: 'third' });
+      await batch.upsertFields('dataset', DS, { tags: ['urn:li:tag:b'] });
+      await batch.flush();
+      expect(await indexes.search.getDocument('dataset', DS)).toEqual({ urn: DS, name: 'third', tags: ['urn:li:tag:b'] });
+    });
+
     it('splits large batches into several bulk requests', async () => {
       const batch = indexes.timeseries.batch();
       for (let t = 1; t <= 2500; t++) await batch.upsert({ entityType: 'dataset', aspect: 'operation', urn: DS, timestampMillis: t, event: `{"timestampMillis":${t}}` });
