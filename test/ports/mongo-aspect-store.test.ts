@@ -257,6 +257,51 @@ describeWithMongo('MongoAspectStore on a MongoDB-wire server', () => {
       }
     });
 
+    it('of a unit name their aspects when it ends, in one directory update', async () => {
+      const watched = await watchedStore();
+      try {
+        await watched.store.unit(async () => {
+          for (let i = 0; i < 4; i++) {
+            await watched.store.write(aspectWrite(urnOf(i), 'status', { i }));
+            await watched.store.write(aspectWrite(urnOf(i), 'ownership', { i }));
+          }
+          expect(await names(urnOf(0))).toEqual([]);
+        });
+
+        expect(watched.commands.filter((c) => c === `update ${ENTITY_DIRECTORY_COLLECTION}`)).toHaveLength(1);
+        for (let i = 0; i < 4; i++) expect(await names(urnOf(i))).toEqual(['ownership', 'status']);
+      } finally {
+        await watched.close();
+      }
+    });
+
+    it('of a unit that fails are named when its writes are delivered again', async () => {
+      const w = aspectWrite(DATASET, 'status', { removed: false });
+      await expect(
+        store.unit(async () => {
+          await store.write(w);
+          throw new Error('the batch failed');
+        }),
+      ).rejects.toThrow('the batch failed');
+      expect(await names(DATASET)).toEqual([]);
+      expect((await store.unit(() => store.write(w))).kind).toBe('replayed');
+      expect(await names(DATASET)).toEqual(['status']);
+    });
+
+    it('of a unit that deletes what it created leave no name behind', async () => {
+      await store.unit(async () => {
+        await store.write(aspectWrite(DATASET, 'status', { removed: false }));
+        await store.write(aspectWrite(DATASET, 'ownership', { owners: [] }));
+        await store.deleteAspect(DATASET, 'ownership');
+        await store.write(aspectWrite(urnOf(1), 'status', { removed: false }));
+        await store.deleteEntity(urnOf(1));
+      });
+      const directory = raw.db(dbName).collection<{ _id: string; aspects: string[] }>(ENTITY_DIRECTORY_COLLECTION);
+      expect(await directory.findOne({ _id: DATASET })).toMatchObject({ aspects: ['status'] });
+      expect(await directory.findOne({ _id: urnOf(1) })).toMatchObject({ aspects: [] });
+      expect(await store.exists(urnOf(1))).toBe(false);
+    });
+
     it('of one aspect: one creates it, the other supersedes it', async () => {
       const outcomes = await Promise.all([store.write(aspectWrite(DATASET, 'status', { n: 1 })), store.write(aspectWrite(DATASET, 'status', { n: 2 }))]);
 

@@ -153,21 +153,23 @@ export class Persister {
     const mcp: MetadataChangeProposal = checked.patch
       ? { ...checked.mcp, changeType: 'PATCH', aspect: { value: JSON.stringify(value), contentType: JSON_CONTENT } }
       : checked.mcp;
-    const logs: MetadataChangeLog[] = [];
-    if (checked.aspect.kind !== 'key') logs.push(...(await this.ensureKey(checked, record, created)));
-    const outcome = await this.store.write({
-      urn: checked.urn,
-      aspect: checked.aspect.name,
-      metadata: (mcp.aspect as { value: string }).value,
-      systemMetadata: mcp.systemMetadata ?? {},
-      createdOn: created.time,
-      createdBy: created.actor,
-      proposalId: proposalMark(record.id, record.timestamp),
-    });
+    // The key and the aspect are written side by side (a store a round trip away sends them
+    // together); the key's change log still comes first. A redelivery completes whichever failed.
+    const [keyLogs, outcome] = await Promise.all([
+      checked.aspect.kind === 'key' ? [] : this.ensureKey(checked, record, created),
+      this.store.write({
+        urn: checked.urn,
+        aspect: checked.aspect.name,
+        metadata: (mcp.aspect as { value: string }).value,
+        systemMetadata: mcp.systemMetadata ?? {},
+        createdOn: created.time,
+        createdBy: created.actor,
+        proposalId: proposalMark(record.id, record.timestamp),
+      }),
+    ]);
     if (checked.aspect.kind === 'key') this.remember(checked.urn);
     const log = changeLogOf(mcp, outcome, created);
-    if (log) logs.push(log);
-    return { result: {}, versioned: logs, timeseries: [] };
+    return { result: {}, versioned: log ? [...keyLogs, log] : keyLogs, timeseries: [] };
   }
 
   private async patched(checked: CheckedProposal): Promise<unknown> {

@@ -62,10 +62,11 @@ export interface AspectStore {
   scanLatest(scan: AspectScan): Promise<StoredAspect[]>;
   countLatest(scan: Omit<AspectScan, 'start' | 'limit'>): Promise<number>;
   /**
-   * Optional, for engines where a commit is what costs: runs `work` as one unit (the embedded
-   * engine: one transaction), so a batch of writes commits once. `work` must await nothing but
-   * this store's own calls, since whatever else ran meanwhile would join the unit; a failed
-   * write inside it undoes only itself.
+   * Optional, for engines where a request or a commit is what costs: runs `work` as one unit, so a
+   * batch of writes commits once (the embedded engine: one transaction) or shares its bookkeeping
+   * requests (MongoDB: the entity directory's updates go together when it ends). `work` must await
+   * nothing but this store's own calls, since whatever else ran meanwhile would join the unit; a
+   * failed write inside it undoes only itself.
    */
   unit?<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;

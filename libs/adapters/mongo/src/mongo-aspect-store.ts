@@ -1,4 +1,5 @@
 /** AspectStore on MongoDB (or FerretDB): the reference's aspect table as one collection. */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { MongoClient, type Collection, type Db } from 'mongodb';
 import type { AspectScan, AspectStore, AspectWrite, StoredAspect, WriteOutcome } from '@cairn/ports';
 import { ASPECT_COLLECTION, latestFromWrite, rowId, toStoredAspect, type AspectDocument } from './aspect-document';
@@ -22,9 +23,16 @@ async function ensureIndexes(rows: Collection<AspectDocument>): Promise<void> {
   await rows.createIndex({ aspect: 1, version: 1, urn: 1 }, { name: 'aspect_version_urn' });
 }
 
+interface Naming {
+  readonly urn: string;
+  readonly aspect: string;
+}
+
 export class MongoAspectStore implements AspectStore {
   /** First writes of the writes in flight together, inserted in one request. */
   private readonly firstWrites: TickBatcher<AspectDocument, boolean>;
+  /** Inside a unit: the aspects its writes are to name in the directory when it ends. */
+  private readonly unitNames = new AsyncLocalStorage<Naming[]>();
 
   private constructor(
     private readonly client: MongoClient,
@@ -55,8 +63,37 @@ export class MongoAspectStore implements AspectStore {
       ? { kind: 'created', current: toStoredAspect(first) }
       : await writeVersioned(this.rows, this.locks, write);
     // A first write names the aspect; a redelivery names it again, in case its writer died before.
-    if (outcome.kind === 'created' || outcome.kind === 'replayed') await this.directory.add(write.urn, write.aspect);
+    if (outcome.kind === 'created' || outcome.kind === 'replayed') {
+      const names = this.unitNames.getStore();
+      if (names) names.push({ urn: write.urn, aspect: write.aspect });
+      else await this.directory.add(write.urn, write.aspect);
+    }
     return outcome;
+  }
+
+  /**
+   * The directory names of the unit's writes are added together once `work` is done, in a few
+   * requests for the whole unit instead of a few for each write. When `work` fails they are not:
+   * its batch is delivered again, and redeliveries name their aspects.
+   */
+  async unit<T>(work: () => Promise<T>): Promise<T> {
+    const names: Naming[] = [];
+    const result = await this.unitNames.run(names, work);
+    await this.name(names);
+    return result;
+  }
+
+  private async name(names: readonly Naming[]): Promise<void> {
+    await Promise.all(names.map(({ urn, aspect }) => this.directory.add(urn, aspect)));
+  }
+
+  /** Inside a unit, a delete first names what the unit created of the entity, so the delete drops those names too. */
+  private async nameBeforeDelete(urn: string): Promise<void> {
+    const names = this.unitNames.getStore();
+    if (!names?.some((n) => n.urn === urn)) return;
+    const own = names.filter((n) => n.urn === urn);
+    names.splice(0, names.length, ...names.filter((n) => n.urn !== urn));
+    await this.name(own);
   }
 
   async getLatest(urns: readonly string[], aspects?: readonly string[]): Promise<StoredAspect[]> {
@@ -74,6 +111,7 @@ export class MongoAspectStore implements AspectStore {
   }
 
   async deleteAspect(urn: string, aspect: string): Promise<{ latest?: StoredAspect; rows: number }> {
+    await this.nameBeforeDelete(urn);
     return this.locks.withLocks(urn, [aspect], DELETE_HOLDER, async () => {
       const latest = await this.rows.findOne({ _id: rowId(urn, aspect, 0) });
       const { deletedCount } = await this.rows.deleteMany(byAspect(urn, aspect));
@@ -83,6 +121,7 @@ export class MongoAspectStore implements AspectStore {
   }
 
   async deleteEntity(urn: string): Promise<{ latest: StoredAspect[]; rows: number }> {
+    await this.nameBeforeDelete(urn);
     // From the rows, not the directory: a row whose writer died before naming it goes too, with its change log.
     const aspects = await this.rows.distinct('aspect', { ...byUrn(urn), version: 0 });
     // Holding every aspect's lock, no change to them is half done when the rows go.
