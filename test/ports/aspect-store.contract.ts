@@ -324,6 +324,16 @@ export function describeAspectStoreContract(name: string, open: () => Promise<Op
         expect(await store.countLatest({})).toBe(expected.length);
       });
 
+      it('gives every latest row once, in batches of at most the size asked, for a full rebuild', async () => {
+        const batches: StoredAspect[][] = [];
+        for await (const batch of store.latestInBatches(2)) batches.push(batch);
+        expect(batches.every((b) => b.length > 0 && b.length <= 2)).toBe(true);
+        const rows = batches.flat();
+        expect(pairs(rows).sort()).toEqual(pairs(await scanAll({})));
+        expect(rows.every((r) => r.version === 0)).toBe(true);
+        expect(rows.find((r) => r.urn === URNS[0] && r.aspect === 'status')?.metadata).toBe(JSON.stringify({ removed: true }));
+      });
+
       it('pages with start and limit', async () => {
         const all = pairs(await scanAll({}));
         expect(pairs(await store.scanLatest({ start: 0, limit: 3 }))).toEqual(all.slice(0, 3));

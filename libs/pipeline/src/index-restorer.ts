@@ -81,21 +81,14 @@ export class IndexRestorer {
     return { rowsMigrated: sent, ignored, timeSqlQueryMs: sending - queried, sendMessageMs: Date.now() - sending };
   }
 
-  /** Every latest row of every aspect the model knows, reporting progress after each batch. */
+  /** Every latest row of every aspect the model knows, in one pass over the store, reporting progress after each batch. */
   async restoreAll(onProgress: (p: RestoreProgress) => void): Promise<RestoreProgress> {
-    // One pass over every latest row: a scan per aspect costs a full collection scan each on
-    // stores without secondary indexes (FerretDB), and the rows are the same.
     const total = await this.store.countLatest({});
     let restored = 0;
     onProgress({ total, restored });
-    let after: { urn: string; aspect: string } | undefined;
-    for (;;) {
-      const rows = await this.store.scanLatest({ ...(after ? { after } : {}), start: 0, limit: FULL_RESTORE_BATCH });
+    for await (const rows of this.store.latestInBatches(FULL_RESTORE_BATCH)) {
       restored += (await this.emit(rows)).sent;
       onProgress({ total, restored });
-      if (rows.length < FULL_RESTORE_BATCH) break;
-      const last = rows[rows.length - 1]!;
-      after = { urn: last.urn, aspect: last.aspect };
     }
     return { total, restored };
   }

@@ -62,6 +62,11 @@ export interface AspectStore {
   scanLatest(scan: AspectScan): Promise<StoredAspect[]>;
   countLatest(scan: Omit<AspectScan, 'start' | 'limit'>): Promise<number>;
   /**
+   * Every latest row, in batches of at most `batchSize`, in one pass over the store (a full
+   * rebuild): no order is promised, and a row written meanwhile may or may not be seen.
+   */
+  latestInBatches(batchSize: number): AsyncIterable<StoredAspect[]>;
+  /**
    * Optional, for engines where a request or a commit is what costs: runs `work` as one unit, so a
    * batch of writes commits once (the embedded engine: one transaction) or shares its bookkeeping
    * requests (MongoDB: the entity directory's updates go together when it ends). `work` must await

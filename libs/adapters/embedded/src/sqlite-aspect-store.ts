@@ -185,6 +185,17 @@ export class SqliteAspectStore implements AspectStore {
     return (this.db.prepare(`SELECT COUNT(*) AS n FROM metadata_aspect_v2 WHERE ${sql}`).get(...params) as { n: number }).n;
   }
 
+  /** Pages by (urn, aspect) position along the primary key: each page starts where the last ended. */
+  async *latestInBatches(batchSize: number): AsyncIterable<StoredAspect[]> {
+    for (let after: AspectScan['after']; ; ) {
+      const rows = await this.scanLatest({ ...(after ? { after } : {}), start: 0, limit: batchSize });
+      if (rows.length) yield rows;
+      if (rows.length < batchSize) return;
+      const last = rows[rows.length - 1]!;
+      after = { urn: last.urn, aspect: last.aspect };
+    }
+  }
+
   /** One transaction around `work`; each write inside is a savepoint, so a failed one undoes only itself. */
   async unit<T>(work: () => Promise<T>): Promise<T> {
     if (this.db.inTransaction) return work();

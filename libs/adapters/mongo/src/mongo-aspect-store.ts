@@ -153,6 +153,22 @@ export class MongoAspectStore implements AspectStore {
     return this.rows.countDocuments(latestMatching(scan));
   }
 
+  /**
+   * One cursor over the collection, unsorted: FerretDB answers a filter on `version` or a sort by
+   * scanning the whole collection, so paging by position would scan it once per page.
+   */
+  async *latestInBatches(batchSize: number): AsyncIterable<StoredAspect[]> {
+    let batch: StoredAspect[] = [];
+    for await (const doc of this.rows.find(latestMatching({}), { batchSize })) {
+      batch.push(toStoredAspect(doc));
+      if (batch.length === batchSize) {
+        yield batch;
+        batch = [];
+      }
+    }
+    if (batch.length) yield batch;
+  }
+
   async close(): Promise<void> {
     await this.client.close();
   }
