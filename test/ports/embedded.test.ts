@@ -114,6 +114,64 @@ describe('SQLite adapters: durability across reopen', () => {
   });
 });
 
+describe('SQLite event log: values appended in this process', () => {
+  type Value = { label: string; pad?: string };
+
+  it('reach a consumer here as the appended objects; values it did not keep are parsed from the table', async () => {
+    const { db, close } = freshDb();
+    try {
+      const log = new SqliteEventLog<Value>(db, 'kept');
+      const before = { label: 'before any consumer' };
+      await log.append([{ key: 'k', value: before }]);
+      const seen: Value[] = [];
+      const consumer = log.consume('g', async (batch) => {
+        seen.push(...batch.map((r) => r.value));
+      });
+      const appended = [{ label: 'a' }, { label: 'b' }];
+      await log.append(appended.map((value) => ({ key: 'k', value })));
+      await waitFor(() => seen.length === 3, 5000);
+      await consumer.stop();
+
+      expect(seen).toEqual([before, ...appended]);
+      expect(seen[0]).not.toBe(before);
+      expect(seen[1]).toBe(appended[0]);
+      expect(seen[2]).toBe(appended[1]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('keep a bounded amount: the oldest beyond it are parsed again', async () => {
+    const { db, close } = freshDb();
+    try {
+      const log = new SqliteEventLog<Value>(db, 'bounded');
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const seen: Value[] = [];
+      // The first batch (one small record) holds the consumer while the large ones are appended.
+      const consumer = log.consume('g', async (batch) => {
+        if (batch[0]?.value.label === 'gate') await held;
+        seen.push(...batch.map((r) => r.value));
+      });
+      await log.append([{ key: 'k', value: { label: 'gate' } }]);
+      // Ten values of a million characters each, more than the log keeps for its consumers.
+      const appended = Array.from({ length: 10 }, (_, i) => ({ label: `v${i}`, pad: 'x'.repeat(1_000_000) }));
+      for (const value of appended) await log.append([{ key: 'k', value }]);
+      release();
+      await waitFor(() => seen.length === 11, 10_000);
+      await consumer.stop();
+
+      expect(seen.map((v) => v.label)).toEqual(['gate', ...appended.map((v) => v.label)]);
+      // Compared as booleans: a failure would otherwise print ten million characters.
+      expect(seen[1] === appended[0]).toBe(false);
+      expect(seen[1]!.pad === appended[0]!.pad).toBe(true);
+      expect(seen[10] === appended[9]).toBe(true);
+    } finally {
+      await close();
+    }
+  });
+});
+
 describe('SQLite search index: rows follow the documents', () => {
   const rowCounts = (db: EmbeddedDb) => ({
     values: (db.prepare('SELECT COUNT(*) AS n FROM search_values').get() as { n: number }).n,

@@ -14,7 +14,7 @@ import { applyPatch, PatchError, RestliError, unprocessable, type Registry } fro
 import type { AuditStamp, FailedMetadataChangeProposal, MetadataChangeLog, MetadataChangeProposal } from '@cairn/events';
 import { proposalMark, type AspectStore, type LogRecord, type NewRecord, type StoredAspect, type WriteOutcome } from '@cairn/ports';
 import { ACTOR_HEADER, SYSTEM_ACTOR, type PipelineLogs } from './logs';
-import { checkAspectValue, checkProposal, isClientError, JSON_CONTENT, type CheckedProposal } from './proposal-check';
+import { checkAspectValue, checkProposalOnce, isClientError, JSON_CONTENT, type CheckedProposal } from './proposal-check';
 import type { ApplyResult, ProposalSettler, Settled } from './write-notifier';
 
 const MAX_ATTEMPTS = 3;
@@ -145,7 +145,7 @@ export class Persister {
 
   private async apply(record: LogRecord<MetadataChangeProposal>): Promise<Applied> {
     const now = Date.now();
-    const checked = checkProposal(this.registry, record.value, now);
+    const checked = checkProposalOnce(this.registry, record.value, now);
     const created: AuditStamp = { time: now, actor: record.headers[ACTOR_HEADER] ?? SYSTEM_ACTOR };
     if (checked.aspect.kind === 'timeseries') return { result: {}, versioned: [], timeseries: [{ ...checked.mcp, created }] };
     if (checked.mcp.changeType === 'DELETE') return this.delete(checked, created);

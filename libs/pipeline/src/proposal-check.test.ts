@@ -1,6 +1,6 @@
 import { defaultRegistry, RestliError, REGISTRY_NAME, REGISTRY_VERSION } from '@cairn/core';
 import type { MetadataChangeProposal } from '@cairn/events';
-import { checkProposal, isClientError, JSON_CONTENT, JSON_PATCH_CONTENT } from './proposal-check';
+import { checkProposal, checkProposalOnce, isClientError, JSON_CONTENT, JSON_PATCH_CONTENT } from './proposal-check';
 
 const registry = defaultRegistry();
 const NOW = 1_700_000_000_000;
@@ -186,5 +186,22 @@ describe('isClientError', () => {
     expect(isClientError(new RestliError(500, 'x'))).toBe(false);
     expect(isClientError(new RestliError(504, 'x'))).toBe(false);
     expect(isClientError(new Error('x'))).toBe(false);
+  });
+});
+
+describe('checkProposalOnce', () => {
+  it('answers the check made in this process of the very proposal object it produced', () => {
+    const checked = checkProposal(registry, mcp(), NOW);
+    expect(checkProposalOnce(registry, checked.mcp, NOW + 1)).toBe(checked);
+  });
+
+  it('checks in full a proposal that is not that object, however equal', () => {
+    const checked = checkProposal(registry, mcp(), NOW);
+    const copy = JSON.parse(JSON.stringify(checked.mcp)) as MetadataChangeProposal;
+    const again = checkProposalOnce(registry, copy, NOW);
+    expect(again).not.toBe(checked);
+    expect(again.mcp).toEqual(checked.mcp);
+    const tampered = { ...checked.mcp, aspect: { value: '{"removed":"yes"}', contentType: JSON_CONTENT } };
+    expect(() => checkProposalOnce(registry, tampered, NOW)).toThrow(RestliError);
   });
 });

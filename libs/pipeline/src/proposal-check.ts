@@ -61,7 +61,25 @@ function urnFromKeyAspect(entity: EntitySpec, mcp: MetadataChangeProposal): stri
   return formatUrn(entity.name, parts);
 }
 
+/**
+ * The checked form of each proposal this process produced, by identity. Through the embedded log
+ * the persister receives the very object the edge checked and appended; a proposal decoded from a
+ * log, or coming from anywhere else, is a new object and is checked in full.
+ */
+const checkedHere = new WeakMap<MetadataChangeProposal, CheckedProposal>();
+
+/** `checkProposal`, unless `mcp` is the proposal of a check made in this process. */
+export function checkProposalOnce(registry: Registry, mcp: MetadataChangeProposal, now: number): CheckedProposal {
+  return checkedHere.get(mcp) ?? checkProposal(registry, mcp, now);
+}
+
 export function checkProposal(registry: Registry, mcp: MetadataChangeProposal, now: number): CheckedProposal {
+  const checked = checkFields(registry, mcp, now);
+  checkedHere.set(checked.mcp, checked);
+  return checked;
+}
+
+function checkFields(registry: Registry, mcp: MetadataChangeProposal, now: number): CheckedProposal {
   if (!mcp || typeof mcp !== 'object') throw badRequest('Missing proposal');
   if (typeof mcp.entityType !== 'string' || !mcp.entityType) throw badRequest('Proposal needs an entityType');
   const entity = registry.entity(mcp.entityType);

@@ -6,6 +6,8 @@ import type { EmbeddedDb } from './database';
 const POLL_MS = 1000;
 const RETRY_MS = 500;
 const TRIM_EVERY_COMMITS = 200;
+/** Bound of the appended values kept for this process's consumers (their JSON's length). */
+const RECENT_MAX_CHARS = 8_000_000;
 
 export function migrateEventLog(db: EmbeddedDb): void {
   db.exec(`
@@ -30,6 +32,15 @@ export class SqliteEventLog<T> implements EventLog<T> {
   private readonly appended = new EventEmitter();
   private commitsSinceTrim = 0;
   private readonly stmts;
+  /**
+   * Values appended here that this process's consumers have not all read, by seq: a consumer
+   * gets the appended object instead of parsing its JSON again. Kept only while some consumer
+   * reads this topic here, up to RECENT_MAX_CHARS; older ones are parsed from the table.
+   */
+  private readonly recent = new Map<number, { readonly value: T; readonly chars: number }>();
+  private recentChars = 0;
+  /** The committed seq of each group consuming in this process. */
+  private readonly consumers = new Map<string, number>();
 
   constructor(
     private readonly db: EmbeddedDb,
@@ -72,21 +83,45 @@ export class SqliteEventLog<T> implements EventLog<T> {
     this.pending = [];
     const now = Date.now();
     const start = this.nextSeq;
+    const written: [seq: number, value: T, chars: number][] = [];
     try {
       const ids = this.db.transaction(() => {
         let seq = start;
         return batch.map((p) =>
           p.records.map((r) => {
-            this.stmts.insert.run(this.topic, seq, r.key, JSON.stringify(r.value), now, r.headers ? JSON.stringify(r.headers) : null);
+            const json = JSON.stringify(r.value);
+            this.stmts.insert.run(this.topic, seq, r.key, json, now, r.headers ? JSON.stringify(r.headers) : null);
+            if (this.consumers.size > 0) written.push([seq, r.value, json.length]);
             return `0:${seq++}`;
           }),
         );
       })();
       this.nextSeq = start + ids.reduce((n, a) => n + a.length, 0);
+      for (const [seq, value, chars] of written) this.keepRecent(seq, value, chars);
       batch.forEach((p, i) => p.resolve(ids[i]));
       this.appended.emit('data');
     } catch (err) {
       batch.forEach((p) => p.reject(err));
+    }
+  }
+
+  private keepRecent(seq: number, value: T, chars: number): void {
+    this.recent.set(seq, { value, chars });
+    this.recentChars += chars;
+    for (const [oldest, kept] of this.recent) {
+      if (this.recentChars <= RECENT_MAX_CHARS) break;
+      this.recent.delete(oldest);
+      this.recentChars -= kept.chars;
+    }
+  }
+
+  /** Forgets the kept values every consumer here has committed. */
+  private forgetRead(): void {
+    const through = Math.min(...this.consumers.values());
+    for (const [seq, kept] of this.recent) {
+      if (seq > through) break;
+      this.recent.delete(seq);
+      this.recentChars -= kept.chars;
     }
   }
 
@@ -110,6 +145,7 @@ export class SqliteEventLog<T> implements EventLog<T> {
     if (options.fromLatest && this.stmts.offset.get(this.topic, group) === undefined) {
       this.stmts.commit.run(this.topic, group, this.nextSeq - 1);
     }
+    this.consumers.set(group, this.committedSeq(group));
     const read = () => this.stmts.read.all(this.topic, this.committedSeq(group), maxBatch) as { seq: number; key: string; value: string; ts: number; headers: string | null }[];
     const loop = async () => {
       while (!stopped) {
@@ -122,7 +158,13 @@ export class SqliteEventLog<T> implements EventLog<T> {
           await new Promise((r) => setTimeout(r, options.lingerMs));
           rows = read();
         }
-        const records = rows.map((r) => ({ id: `0:${r.seq}`, key: r.key, value: JSON.parse(r.value) as T, timestamp: r.ts, headers: r.headers ? JSON.parse(r.headers) : {} }));
+        const records = rows.map((r) => ({
+          id: `0:${r.seq}`,
+          key: r.key,
+          value: this.recent.get(r.seq)?.value ?? (JSON.parse(r.value) as T),
+          timestamp: r.ts,
+          headers: r.headers ? JSON.parse(r.headers) : {},
+        }));
         try {
           await handler(records);
         } catch (err) {
@@ -131,6 +173,8 @@ export class SqliteEventLog<T> implements EventLog<T> {
           continue;
         }
         this.stmts.commit.run(this.topic, group, rows[rows.length - 1].seq);
+        this.consumers.set(group, rows[rows.length - 1].seq);
+        this.forgetRead();
         if (++this.commitsSinceTrim >= TRIM_EVERY_COMMITS) this.trim();
       }
     };
@@ -141,6 +185,12 @@ export class SqliteEventLog<T> implements EventLog<T> {
         wake?.();
         this.appended.off('data', onData);
         await running;
+        this.consumers.delete(group);
+        if (this.consumers.size > 0) this.forgetRead();
+        else {
+          this.recent.clear();
+          this.recentChars = 0;
+        }
       },
     };
   }
