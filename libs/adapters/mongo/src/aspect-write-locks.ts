@@ -9,7 +9,9 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Collection } from 'mongodb';
 import { text } from './checked-values';
-import { insertEachUnlessTaken, insertUnlessTaken } from './insert-unless-taken';
+import { BulkWrites } from './bulk-writes';
+import { insertEachUnlessTaken } from './insert-unless-taken';
+import { TickBatcher } from './tick-batcher';
 
 export const WRITE_LOCK_COLLECTION = 'metadata_aspect_v2_write_locks';
 
@@ -43,7 +45,14 @@ export function aspectLockKey(urn: string, aspect: string): string {
 }
 
 export class AspectWriteLocks {
-  constructor(private readonly locks: Collection<WriteLockDocument>) {}
+  /** Attempts to take a lock, and releases, of the writers in flight together: one request each. */
+  private readonly attempts: TickBatcher<WriteLockDocument, boolean>;
+  private readonly releases: BulkWrites<WriteLockDocument>;
+
+  constructor(private readonly locks: Collection<WriteLockDocument>) {
+    this.attempts = new TickBatcher((docs) => insertEachUnlessTaken(locks, docs));
+    this.releases = new BulkWrites(locks);
+  }
 
   static async open(locks: Collection<WriteLockDocument>): Promise<AspectWriteLocks> {
     await locks.createIndex({ key: 1 }, { unique: true, name: 'key' });
@@ -57,7 +66,7 @@ export class AspectWriteLocks {
       for (const aspect of [...new Set(aspects)].sort()) tokens.push(await this.acquire(aspectLockKey(urn, aspect), holder));
       return await work();
     } finally {
-      await this.release(tokens);
+      await Promise.all(tokens.map((_id) => this.releases.write({ deleteOne: { filter: { _id } } })));
     }
   }
 
@@ -88,7 +97,7 @@ export class AspectWriteLocks {
     const startedAt = Date.now();
     for (let attempt = 0; ; attempt++) {
       const token = randomBytes(12).toString('hex');
-      if (await insertUnlessTaken(this.locks, { _id: token, key, holder, acquiredAt: Date.now() })) return token;
+      if (await this.attempts.submit({ _id: token, key, holder, acquiredAt: Date.now() })) return token;
       const current = await this.locks.findOne({ key });
       if (current && Date.now() - current.acquiredAt > WRITE_LOCK_LEASE_MS) {
         // Its holder died (or stalled past the lease): break exactly that acquisition.
