@@ -11,7 +11,6 @@ import {
   isFerretDb,
   WRITE_LOCK_COLLECTION,
   aspectLockKey,
-  AspectWriteLocks,
   MongoAspectStore,
   openMongoAspectStore,
   rowId,
@@ -301,38 +300,6 @@ describeWithMongo('MongoAspectStore on a MongoDB-wire server', () => {
       expect(await directory.findOne({ _id: DATASET })).toMatchObject({ aspects: ['status'] });
       expect(await directory.findOne({ _id: urnOf(1) })).toMatchObject({ aspects: [] });
       expect(await store.exists(urnOf(1))).toBe(false);
-    });
-
-    it('to aspects that are there change and refresh them, and leave no lock behind', async () => {
-      for (let i = 0; i < 8; i++) await store.write(aspectWrite(urnOf(i), 'status', { i }));
-      const outcomes = await Promise.all(Array.from({ length: 8 }, (_, i) => store.write(aspectWrite(urnOf(i), 'status', i % 2 ? { i } : { i, changed: true }))));
-
-      expect(outcomes.map((o) => o.kind)).toEqual(Array.from({ length: 8 }, (_, i) => (i % 2 ? 'unchanged' : 'updated')));
-      for (let i = 0; i < 8; i += 2) expect(await valuesInWriteOrder(urnOf(i), 'status')).toEqual([{ i }, { i, changed: true }]);
-      for (let i = 1; i < 8; i += 2) expect(await valuesInWriteOrder(urnOf(i), 'status')).toEqual([{ i }]);
-      expect(await locks.countDocuments({})).toBe(0);
-    });
-
-    it('take their write locks in one request and give them back in one more', async () => {
-      const client = await MongoClient.connect(MONGODB_URI, { monitorCommands: true });
-      const commands: string[] = [];
-      client.on('commandStarted', (e) => commands.push(`${e.commandName} ${String(e.command[e.commandName])}`));
-      try {
-        const writeLocks = await AspectWriteLocks.open(client.db(dbName).collection<WriteLockDocument>(WRITE_LOCK_COLLECTION));
-        commands.length = 0;
-        let finish!: () => void;
-        const working = new Promise<void>((resolve) => (finish = resolve));
-        const writers = Promise.all(Array.from({ length: 6 }, (_, i) => writeLocks.withLocks(urnOf(i), ['status'], 'a test', () => working)));
-        while ((await locks.countDocuments({})) < 6) await new Promise((r) => setTimeout(r, 10));
-        finish();
-        await writers;
-
-        expect(commands.filter((c) => c === `insert ${WRITE_LOCK_COLLECTION}`)).toHaveLength(1);
-        expect(commands.filter((c) => c === `delete ${WRITE_LOCK_COLLECTION}`)).toHaveLength(1);
-        expect(await locks.countDocuments({})).toBe(0);
-      } finally {
-        await client.close();
-      }
     });
 
     it('of one aspect: one creates it, the other supersedes it', async () => {

@@ -9,9 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Collection } from 'mongodb';
 import { text } from './checked-values';
-import { BulkWrites } from './bulk-writes';
-import { insertEachUnlessTaken } from './insert-unless-taken';
-import { TickBatcher } from './tick-batcher';
+import { insertEachUnlessTaken, insertUnlessTaken } from './insert-unless-taken';
 
 export const WRITE_LOCK_COLLECTION = 'metadata_aspect_v2_write_locks';
 
@@ -45,14 +43,7 @@ export function aspectLockKey(urn: string, aspect: string): string {
 }
 
 export class AspectWriteLocks {
-  /** Attempts to take a lock, and releases, of the writers in flight together: one request each. */
-  private readonly attempts: TickBatcher<WriteLockDocument, boolean>;
-  private readonly releases: BulkWrites<WriteLockDocument>;
-
-  constructor(private readonly locks: Collection<WriteLockDocument>) {
-    this.attempts = new TickBatcher((docs) => insertEachUnlessTaken(locks, docs));
-    this.releases = new BulkWrites(locks);
-  }
+  constructor(private readonly locks: Collection<WriteLockDocument>) {}
 
   static async open(locks: Collection<WriteLockDocument>): Promise<AspectWriteLocks> {
     await locks.createIndex({ key: 1 }, { unique: true, name: 'key' });
@@ -66,7 +57,7 @@ export class AspectWriteLocks {
       for (const aspect of [...new Set(aspects)].sort()) tokens.push(await this.acquire(aspectLockKey(urn, aspect), holder));
       return await work();
     } finally {
-      await Promise.all(tokens.map((_id) => this.releases.write({ deleteOne: { filter: { _id } } })));
+      await this.release(tokens);
     }
   }
 
@@ -97,7 +88,7 @@ export class AspectWriteLocks {
     const startedAt = Date.now();
     for (let attempt = 0; ; attempt++) {
       const token = randomBytes(12).toString('hex');
-      if (await this.attempts.submit({ _id: token, key, holder, acquiredAt: Date.now() })) return token;
+      if (await insertUnlessTaken(this.locks, { _id: token, key, holder, acquiredAt: Date.now() })) return token;
       const current = await this.locks.findOne({ key });
       if (current && Date.now() - current.acquiredAt > WRITE_LOCK_LEASE_MS) {
         // Its holder died (or stalled past the lease): break exactly that acquisition.

@@ -9,8 +9,7 @@ import { serverTraits, type IdLookup } from './server-traits';
 import { byAspect, byUrn, latestMatching } from './scan-filters';
 import { insertEachUnlessTaken } from './insert-unless-taken';
 import { TickBatcher } from './tick-batcher';
-import { BulkWrites } from './bulk-writes';
-import { writeVersioned, type AspectRows } from './versioned-write';
+import { writeVersioned } from './versioned-write';
 
 const URN_ASPECT_ORDER = { urn: 1, aspect: 1 } as const;
 const DELETE_HOLDER = 'a delete';
@@ -32,7 +31,6 @@ interface Naming {
 export class MongoAspectStore implements AspectStore {
   /** First writes of the writes in flight together, inserted in one request. */
   private readonly firstWrites: TickBatcher<AspectDocument, boolean>;
-  private readonly versioned: AspectRows;
   /** Inside a unit: the aspects its writes are to name in the directory when it ends. */
   private readonly unitNames = new AsyncLocalStorage<Naming[]>();
 
@@ -44,7 +42,6 @@ export class MongoAspectStore implements AspectStore {
     private readonly byIds: IdLookup,
   ) {
     this.firstWrites = new TickBatcher((docs) => insertEachUnlessTaken(this.rows, docs));
-    this.versioned = { collection: rows, writes: new BulkWrites(rows) };
   }
 
   /** Opens a store on `db` of `client`; the store owns the client and closes it. */
@@ -64,7 +61,7 @@ export class MongoAspectStore implements AspectStore {
     const first = latestFromWrite(write, 0);
     const outcome: WriteOutcome = (await this.firstWrites.submit(first))
       ? { kind: 'created', current: toStoredAspect(first) }
-      : await writeVersioned(this.versioned, this.locks, write);
+      : await writeVersioned(this.rows, this.locks, write);
     // A first write names the aspect; a redelivery names it again, in case its writer died before.
     if (outcome.kind === 'created' || outcome.kind === 'replayed') {
       const names = this.unitNames.getStore();
