@@ -33,9 +33,20 @@ const DIRECTORY_LOCK = '(directory)';
 
 const DIRECTORY_HOLDER = 'the entity directory';
 
+/** An entity's aspect name, as the store's writes hand them to the directory. */
+export interface AspectName {
+  readonly urn: string;
+  readonly aspect: string;
+}
+
+/** The update that adds names to an entity's document (created if missing). */
+function naming(aspects: string[]) {
+  return { $addToSet: { aspects: { $each: aspects } } };
+}
+
 export class EntityDirectory {
   /** Names added by the writes in flight together, one request for them all where no lock is contended. */
-  private readonly additions = new TickBatcher<{ urn: string; aspect: string }, void>((items) => this.addEach(items));
+  private readonly additions = new TickBatcher<AspectName, void>((items) => this.addEach(items));
 
   private constructor(
     private readonly entries: Collection<EntityDirectoryDocument>,
@@ -71,15 +82,12 @@ export class EntityDirectory {
     await this.additions.submit({ urn: text(urn, 'urn'), aspect: text(aspect, 'aspect') });
   }
 
-  private addition(urn: string, aspects: Iterable<string>) {
-    return { updateOne: { filter: { _id: urn }, update: { $addToSet: { aspects: { $each: [...aspects] } } }, upsert: true } };
-  }
 
   /**
    * Each URN's names in one update, all in one request: under the URNs' directory locks taken
    * together where the server's updates are not atomic. A URN whose lock is held waits for it alone.
    */
-  private async addEach(items: readonly { urn: string; aspect: string }[]): Promise<Settled<void>[]> {
+  private async addEach(items: readonly AspectName[]): Promise<Settled<void>[]> {
     const byUrn = new Map<string, Set<string>>();
     for (const { urn, aspect } of items) byUrn.set(urn, (byUrn.get(urn) ?? new Set()).add(aspect));
     let ready = [...byUrn.keys()];
@@ -92,7 +100,9 @@ export class EntityDirectory {
       ready = ready.filter((_, i) => taken[i] !== undefined);
     }
     try {
-      if (ready.length) await this.entries.bulkWrite(ready.map((urn) => this.addition(urn, byUrn.get(urn)!)), { ordered: false });
+      if (ready.length) {
+        await this.entries.bulkWrite(ready.map((urn) => ({ updateOne: { filter: { _id: urn }, update: naming([...byUrn.get(urn)!]), upsert: true } })), { ordered: false });
+      }
     } finally {
       await this.locks.release(tokens);
     }
@@ -101,8 +111,8 @@ export class EntityDirectory {
   }
 
   private async addAll(urn: string, aspects: readonly string[]): Promise<void> {
-    const each = aspects.map((a) => text(a, 'aspect'));
-    await this.locked(urn, () => this.entries.updateOne({ _id: text(urn, 'urn') }, { $addToSet: { aspects: { $each: each } } }, { upsert: true }));
+    const update = naming(aspects.map((a) => text(a, 'aspect')));
+    await this.locked(urn, () => this.entries.updateOne({ _id: text(urn, 'urn') }, update, { upsert: true }));
   }
 
   private locked<T>(urn: string, change: () => Promise<T>): Promise<T> {

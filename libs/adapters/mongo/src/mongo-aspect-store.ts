@@ -4,7 +4,7 @@ import { MongoClient, type Collection, type Db } from 'mongodb';
 import type { AspectScan, AspectStore, AspectWrite, StoredAspect, WriteOutcome } from '@cairn/ports';
 import { ASPECT_COLLECTION, latestFromWrite, rowId, toStoredAspect, type AspectDocument } from './aspect-document';
 import { AspectWriteLocks, WRITE_LOCK_COLLECTION, type WriteLockDocument } from './aspect-write-locks';
-import { EntityDirectory } from './entity-directory';
+import { EntityDirectory, type AspectName } from './entity-directory';
 import { serverTraits, type IdLookup } from './server-traits';
 import { byAspect, byUrn, latestMatching } from './scan-filters';
 import { insertEachUnlessTaken } from './insert-unless-taken';
@@ -23,16 +23,11 @@ async function ensureIndexes(rows: Collection<AspectDocument>): Promise<void> {
   await rows.createIndex({ aspect: 1, version: 1, urn: 1 }, { name: 'aspect_version_urn' });
 }
 
-interface Naming {
-  readonly urn: string;
-  readonly aspect: string;
-}
-
 export class MongoAspectStore implements AspectStore {
   /** First writes of the writes in flight together, inserted in one request. */
   private readonly firstWrites: TickBatcher<AspectDocument, boolean>;
   /** Inside a unit: the aspects its writes are to name in the directory when it ends. */
-  private readonly unitNames = new AsyncLocalStorage<Naming[]>();
+  private readonly unitNames = new AsyncLocalStorage<AspectName[]>();
 
   private constructor(
     private readonly client: MongoClient,
@@ -77,13 +72,13 @@ export class MongoAspectStore implements AspectStore {
    * its batch is delivered again, and redeliveries name their aspects.
    */
   async unit<T>(work: () => Promise<T>): Promise<T> {
-    const names: Naming[] = [];
+    const names: AspectName[] = [];
     const result = await this.unitNames.run(names, work);
     await this.name(names);
     return result;
   }
 
-  private async name(names: readonly Naming[]): Promise<void> {
+  private async name(names: readonly AspectName[]): Promise<void> {
     await Promise.all(names.map(({ urn, aspect }) => this.directory.add(urn, aspect)));
   }
 
