@@ -18,6 +18,8 @@ export interface BenchOptions {
   readonly maxIngestSeconds: number;
   /** Requests of each read and search kind, bounded by `readSeconds` too. */
   readonly readRequests: number;
+  /** Requests of each read and search kind sent first and not measured (JIT and caches warm up). */
+  readonly warmupRequests: number;
   readonly readSeconds: number;
   readonly kafkaRate: number;
   readonly kafkaEntities: number;
@@ -39,6 +41,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --batch-entities N                 entities ingested through ingestProposalBatch (default entities/10)
   --max-ingest-seconds N             cap of each ingest phase (default 900)
   --read-requests N                  requests per read/search kind (default 1000)
+  --warmup-requests N                unmeasured requests of each read/search kind sent first (default 2000, within --read-seconds)
   --read-seconds N                   cap per read/search kind (default 5)
   --kafka-rate N                     proposals/s produced straight to Kafka (default 2000)
   --kafka-entities N                 entities produced straight to Kafka (default entities/10)
@@ -90,6 +93,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     batchEntities: int('--batch-entities', Math.max(100, Math.floor(entities / 10))),
     maxIngestSeconds: int('--max-ingest-seconds', 900),
     readRequests: int('--read-requests', 1000),
+    warmupRequests: int('--warmup-requests', 2000),
     readSeconds: int('--read-seconds', 5),
     kafkaRate: int('--kafka-rate', 2000),
     kafkaEntities: int('--kafka-entities', Math.max(100, Math.floor(entities / 10))),

@@ -96,7 +96,7 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
     footprint: { startToHealthyMs: round(deployment.startToHealthyMs, 0)!, idleRssMb: round(deployment.memory().rssMb, 0)! },
   };
   const client = new CatalogClient(deployment, Math.max(options.clients, options.readClients) + 2);
-  const readBounds = { clients: options.readClients, requests: options.readRequests, seconds: options.readSeconds, serverCpuMs: () => deployment.cpuMs() };
+  const readBounds = { clients: options.readClients, requests: options.readRequests, warmup: options.warmupRequests, seconds: options.readSeconds, serverCpuMs: () => deployment.cpuMs() };
   let searchable = 0;
   /** Ingests a catalog over REST; search then finds its entities besides those already there. */
   const ingest = async (source: SyntheticCatalog, batchSize: number) => {

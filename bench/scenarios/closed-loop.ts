@@ -1,4 +1,8 @@
-/** `clients` concurrent clients sending requests back to back, bounded by a count and a duration. */
+/**
+ * `clients` concurrent clients sending requests back to back, bounded by a count and a duration,
+ * after `warmup` requests that are not measured (a process's first requests of a kind run cold
+ * code: the service's JIT has not compiled that path yet).
+ */
 import type { HttpReply } from '../client/http-client';
 import { now, round, Samples } from '../stats';
 
@@ -16,11 +20,17 @@ export interface LoopBounds {
   readonly clients: number;
   readonly requests: number;
   readonly seconds: number;
+  readonly warmup?: number;
   /** The catalog's CPU time so far (ms), to attribute it per request. */
   readonly serverCpuMs?: () => number;
 }
 
 export async function closedLoop(bounds: LoopBounds, request: (i: number) => Promise<HttpReply>): Promise<LoopResult> {
+  if (bounds.warmup) await measuredLoop({ ...bounds, requests: bounds.warmup, serverCpuMs: undefined }, request);
+  return measuredLoop(bounds, request);
+}
+
+async function measuredLoop(bounds: LoopBounds, request: (i: number) => Promise<HttpReply>): Promise<LoopResult> {
   const { clients, requests, seconds } = bounds;
   const cpuBefore = bounds.serverCpuMs?.();
   const latency = new Samples();
