@@ -95,12 +95,16 @@ export class DocumentWriter {
     this.committed([this.rolledBackOnError(() => this.deleteTx(entityType, urn))]);
   }
 
-  /** A transaction that failed may have created autocomplete tables that its rollback removed again. */
+  /**
+   * A transaction that failed may have allocated fields and created autocomplete tables that its
+   * rollback removed again: the registry forgets those fields (their ids go to the next new ones).
+   */
   private rolledBackOnError<T>(transaction: () => T): T {
     try {
       return transaction();
     } catch (err) {
       this.acStatements.clear();
+      this.fieldRegistry.forgetAdded();
       throw err;
     }
   }

@@ -140,6 +140,14 @@ export class FieldRegistry {
     return added;
   }
 
+  /** Forgets the fields allocated since the last `takeAdded`, whose rows a rollback removed. */
+  forgetAdded(): void {
+    for (const { id, entityType, name } of this.takeAdded()) {
+      this.byId.delete(id);
+      this.byKey.delete(`${entityType}\u0000${name}`);
+    }
+  }
+
   /** A field another connection allocated. */
   learn(field: NewField): void {
     if (!this.byId.has(field.id)) this.remember(field.id, field.entityType, field.name);
