@@ -1,4 +1,7 @@
-/** Every port on one embedded SQLite file: what `npm start` runs on. */
+/**
+ * Every port on embedded SQLite: what `npm start` runs on. The search index has a file of its own
+ * (`search.db`), written by its writer thread; everything else is in `catalog.db`.
+ */
 import { join } from 'node:path';
 import type { Registry } from '@cairn/core';
 import type { FailedMetadataChangeProposal, MetadataChangeLog, MetadataChangeProposal } from '@cairn/events';
@@ -23,7 +26,8 @@ export interface EmbeddedOptions {
 export function openEmbeddedPorts(dataDir: string, options: EmbeddedOptions, registry: Registry): CatalogPorts {
   const db = openDatabase(join(dataDir, 'catalog.db'), { sync: options.durability });
   const store = new SqliteAspectStore(db);
-  const search = new SqliteSearchIndex(db, searchSchemaOf(registry).mappings(), { readThreads: options.searchThreads });
+  const searchDb = openDatabase(join(dataDir, 'search.db'), { sync: options.durability });
+  const search = new SqliteSearchIndex(searchDb, searchSchemaOf(registry).mappings(), { readThreads: options.searchThreads, writerThread: true, movingFrom: db });
   return {
     logs: {
       proposals: new SqliteEventLog<MetadataChangeProposal>(db, TOPIC_NAMES.proposals),
@@ -36,9 +40,10 @@ export function openEmbeddedPorts(dataDir: string, options: EmbeddedOptions, reg
     search,
     graph: new SqliteGraphIndex(db),
     timeseries: new SqliteTimeseriesIndex(db),
-    probes: { embedded: async () => db.prepare('SELECT 1').get() },
+    probes: { embedded: async () => db.prepare('SELECT 1').get() && searchDb.prepare('SELECT 1').get() },
     close: async () => {
       await search.close();
+      searchDb.close();
       db.close();
     },
   };

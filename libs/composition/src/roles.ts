@@ -16,6 +16,12 @@ import { PERSISTER_GROUP, SEARCH_GROUP, TIMESERIES_GROUP, type CatalogPorts } fr
  */
 const INDEX_LINGER_MS = 200;
 /**
+ * The embedded search index writes on a thread of its own, so a batch's commit costs the serving
+ * thread nothing and lingering buys little: at 100k entities, 10 ms rather than 200 took the index
+ * lag p99 from 2.0 s to 0.9 s (ingest 1,435 → 1,352 proposals/s).
+ */
+export const EMBEDDED_SEARCH_LINGER_MS = 10;
+/**
  * A backlog (a rebuild, a restart behind) goes through in batches this large: on the embedded
  * engine a rebuild ran 2,700 aspects/s in batches of 500 and 3,700/s in batches of 2,000, since a
  * commit writes each touched page once however many rows changed it. Larger batches gained little
@@ -35,7 +41,7 @@ export function startPersister(ports: CatalogPorts, registry: Registry, settler:
   });
 }
 
-export function startSearchIndexer(ports: CatalogPorts, registry: Registry, metrics: Metrics): Consumer {
+export function startSearchIndexer(ports: CatalogPorts, registry: Registry, metrics: Metrics, lingerMs = INDEX_LINGER_MS): Consumer {
   const projector = new SearchProjector(registry, ports.search, ports.graph, ports.systemMetadata);
   metrics.trackLag(SEARCH_GROUP, () => ports.logs.versionedChangeLog.lag(SEARCH_GROUP));
   return ports.logs.versionedChangeLog.consume(
@@ -44,7 +50,7 @@ export function startSearchIndexer(ports: CatalogPorts, registry: Registry, metr
       await projector.handleBatch(batch);
       metrics.changeLogsProjected.inc({ projector: 'search' }, batch.length);
     },
-    { lingerMs: INDEX_LINGER_MS, maxBatch: INDEX_MAX_BATCH },
+    { lingerMs, maxBatch: INDEX_MAX_BATCH },
   );
 }
 

@@ -41,9 +41,8 @@ export class SearchProjector {
     const systemMetadata = this.systemMetadata?.batch?.();
     const writes = { search: search ?? this.search, graph: graph ?? this.graph, systemMetadata: systemMetadata ?? this.systemMetadata };
     for (const { value } of batch) await this.apply(value, writes);
-    await search?.flush();
-    await graph?.flush();
-    await systemMetadata?.flush();
+    // Together: an index that writes on a thread of its own does so while the others write here.
+    await Promise.all([search?.flush(), graph?.flush(), systemMetadata?.flush()]);
   }
 
   project(mcl: MetadataChangeLog): Promise<void> {

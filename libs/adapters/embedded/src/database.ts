@@ -33,12 +33,31 @@ export function openDatabase(file: string, options: DatabaseOptions = {}): Embed
       return db;
     };
   }
+  applyWriterSettings(db, options);
+  return db;
+}
+
+function applyWriterSettings(db: EmbeddedDb, options: DatabaseOptions): void {
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${options.sync === 'full' ? 'FULL' : 'NORMAL'}`);
   applyConnectionSettings(db);
-  // Checkpoints copy the log into the database file and fsync it, blocking the one thread that
-  // serves everything; a longer log (64 MB rather than 4) means far fewer of them.
+  // Checkpoints copy the log into the database file and fsync it, blocking the writing thread; a
+  // longer log (64 MB rather than 4) means far fewer of them.
   db.pragma('wal_autocheckpoint = 16384');
+}
+
+/** How durable a connection's commits are, to open another writer of the file the same way. */
+export function syncOf(db: EmbeddedDb): DatabaseOptions['sync'] {
+  return db.pragma('synchronous', { simple: true }) === 2 ? 'full' : 'normal';
+}
+
+/**
+ * The connection of a writer thread, to a file its process already owns (through `openDatabase`)
+ * and that no other connection writes.
+ */
+export function openWriteConnection(file: string, options: DatabaseOptions): EmbeddedDb {
+  const db = new Database(file, { fileMustExist: true });
+  applyWriterSettings(db, options);
   return db;
 }
 

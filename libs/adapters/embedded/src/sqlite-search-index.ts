@@ -15,16 +15,18 @@ import {
   type SearchResult,
   type SearchWriteBatch,
 } from '@cairn/ports';
-import type { EmbeddedDb } from './database';
+import { syncOf, type EmbeddedDb } from './database';
 import { scalarValues } from './search/analysis';
 import { DocCatalog } from './search/doc-catalog';
 import { DocValues } from './search/doc-values';
 import { DocumentWriter, type DocumentWrite } from './search/document-writer';
-import { LocalReaderState } from './search/reader-state';
+import { LocalReaderState, type ReaderState } from './search/reader-state';
 import { ReaderThreads } from './search/reader-threads';
 import type { SearchReads } from './search/search-reads';
 import { SearchReader } from './search/search-reader';
 import { createSearchTables, FieldRegistry } from './search/search-tables';
+import { moveSearchTables } from './search/search-file';
+import { WriterThread } from './search/writer-thread';
 
 export interface SearchIndexOptions {
   /**
@@ -32,10 +34,19 @@ export interface SearchIndexOptions {
    * thread). Needs a database file.
    */
   readonly readThreads?: number;
+  /**
+   * Writes on a thread of their own (needs a database file that holds only the search tables:
+   * SQLite has one writer per file, and the thread's transactions would hold up the others').
+   */
+  readonly writerThread?: boolean;
+  /** A catalog file of the earlier layout, whose search tables move into this index's file. */
+  readonly movingFrom?: EmbeddedDb;
 }
 
 export class SqliteSearchIndex implements SearchIndex {
+  /** This thread's writer: the one that writes, or the one of migrations before a writer thread starts. */
   private readonly writer: DocumentWriter;
+  private readonly writerThread?: WriterThread;
   private readonly reader: SearchReads;
   private readonly threads?: ReaderThreads;
   private readonly stmts;
@@ -45,18 +56,22 @@ export class SqliteSearchIndex implements SearchIndex {
     createSearchTables(db);
     const fields = new FieldRegistry(db, mappings);
     const readThreads = db.memory ? 0 : (options.readThreads ?? 0);
+    let readers: ReaderState;
     if (readThreads > 0) {
       this.threads = new ReaderThreads(readThreads, db.name, mappings);
       this.reader = this.threads;
-      this.writer = new DocumentWriter(db, fields, this.threads);
+      readers = this.threads;
     } else {
       const catalog = new DocCatalog(db);
       const docValues = new DocValues(db);
       this.reader = new SearchReader(db, fields, catalog, docValues);
-      this.writer = new DocumentWriter(db, fields, new LocalReaderState(fields, catalog, docValues));
+      readers = new LocalReaderState(fields, catalog, docValues);
     }
+    this.writer = new DocumentWriter(db, fields, readers);
     this.migrateAutocompleteIndex(db);
     this.migrateLegacyDocuments(db);
+    if (options.movingFrom) moveSearchTables(options.movingFrom, this.writer);
+    if (options.writerThread && !db.memory) this.writerThread = new WriterThread(db.name, mappings, syncOf(db), readers);
     this.stmts = {
       get: db.prepare('SELECT doc FROM search_docs WHERE entity_type = ? AND urn = ?').pluck(),
       count: db.prepare('SELECT COUNT(*) FROM search_docs').pluck(),
@@ -84,11 +99,13 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async upsertFields(entityType: string, urn: string, fields: SearchFields): Promise<void> {
-    this.writer.upsert(entityType, urn, fields);
+    if (this.writerThread) await this.writerThread.apply([{ kind: 'upsert', entityType, urn, fields }]);
+    else this.writer.upsert(entityType, urn, fields);
   }
 
   async deleteDocument(entityType: string, urn: string): Promise<void> {
-    this.writer.delete(entityType, urn);
+    if (this.writerThread) await this.writerThread.apply([{ kind: 'delete', entityType, urn }]);
+    else this.writer.delete(entityType, urn);
   }
 
   /**
@@ -118,7 +135,8 @@ export class SqliteSearchIndex implements SearchIndex {
         const batch = writes;
         writes = [];
         pending = new Map();
-        this.writer.applyAll(batch);
+        if (this.writerThread) await this.writerThread.apply(batch);
+        else this.writer.applyAll(batch);
       },
     };
   }
@@ -129,7 +147,8 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async clear(): Promise<void> {
-    this.writer.clear();
+    if (this.writerThread) await this.writerThread.clear();
+    else this.writer.clear();
   }
 
   async count(entityType?: string): Promise<number> {
@@ -162,8 +181,9 @@ export class SqliteSearchIndex implements SearchIndex {
     return this.reader.countByType(selection);
   }
 
-  /** Stops the reader threads (before the database closes). */
+  /** Stops the writer and reader threads (before the database closes). */
   async close(): Promise<void> {
+    await this.writerThread?.close();
     await this.threads?.close();
   }
 }

@@ -4,7 +4,6 @@
  * posted, so a query sees every change committed before it was asked.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { RestliError } from '@cairn/core';
 import type { SearchMappings } from '@cairn/ports';
 import { openReadConnection } from '../database';
 import { DocCatalog } from './doc-catalog';
@@ -12,7 +11,8 @@ import { DocValues } from './doc-values';
 import { LocalReaderState } from './reader-state';
 import { SearchReader } from './search-reader';
 import { FieldRegistry } from './search-tables';
-import type { WorkerReply, WorkerRequest } from './worker-messages';
+import { errorReply, type CallReply } from './call-thread';
+import type { WorkerRequest } from './worker-messages';
 
 const { file, mappings } = workerData as { file: string; mappings: SearchMappings };
 const db = openReadConnection(file);
@@ -23,11 +23,6 @@ const reader = new SearchReader(db, fields, catalog, docValues);
 const state = new LocalReaderState(fields, catalog, docValues);
 const port = parentPort!;
 
-function errorOf(err: unknown): WorkerReply['error'] {
-  if (err instanceof RestliError) return { message: err.message, status: err.status, exceptionClass: err.exceptionClass };
-  return { message: err instanceof Error ? err.message : String(err) };
-}
-
 port.on('message', (m: WorkerRequest) => {
   switch (m.type) {
     case 'committed':
@@ -37,11 +32,11 @@ port.on('message', (m: WorkerRequest) => {
       state.cleared();
       return;
     case 'call': {
-      let reply: WorkerReply;
+      let reply: CallReply;
       try {
         reply = { id: m.id, result: (reader[m.method] as (...args: unknown[]) => unknown)(...m.args) };
       } catch (err) {
-        reply = { id: m.id, error: errorOf(err) };
+        reply = errorReply(m.id, err);
       }
       port.postMessage(reply);
       return;

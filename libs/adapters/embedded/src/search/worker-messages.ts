@@ -1,4 +1,5 @@
-/** Messages between the writer's thread and reader threads. */
+/** Messages to the search engine's threads (replies are `CallReply`s). */
+import type { DocumentWrite } from './document-writer';
 import type { MemoryUpdate } from './reader-state';
 import type { ReadMethod } from './search-reads';
 import type { NewField } from './search-tables';
@@ -9,8 +10,14 @@ export type WorkerRequest =
   | { readonly type: 'call'; readonly id: number; readonly method: ReadMethod; readonly args: unknown[] }
   | { readonly type: 'close' };
 
-export interface WorkerReply {
-  readonly id: number;
-  readonly result?: unknown;
-  readonly error?: { readonly message: string; readonly status?: number; readonly exceptionClass?: string };
+/** To the writer thread: writes applied in one transaction, or every document removed. */
+export type WriterRequest =
+  | { readonly type: 'apply'; readonly id: number; readonly writes: readonly DocumentWrite[] }
+  | { readonly type: 'clear'; readonly id: number }
+  | { readonly type: 'close' };
+
+/** The writer's answer to `apply`: what readers' memory must learn, in the order committed. */
+export interface WriterCommitted {
+  readonly fields: readonly NewField[];
+  readonly updates: readonly MemoryUpdate[];
 }

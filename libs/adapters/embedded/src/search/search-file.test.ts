@@ -1,0 +1,74 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
+import { openDatabase } from '../database';
+import { SqliteSearchIndex } from '../sqlite-search-index';
+
+const dir = mkdtempSync(join(tmpdir(), 'cairn-search-file-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const selection = { entityTypes: ['dataset'], filter: [], includeRemoved: false };
+const urn = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,${name},PROD)`;
+const tables = (db: ReturnType<typeof openDatabase>) =>
+  (db.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'search%'").pluck().all() as string[]).sort();
+
+describe('the search file', () => {
+  it("takes over a catalog file's search tables of the earlier layout, which are then dropped", async () => {
+    const catalog = openDatabase(join(dir, 'moved-catalog.db'));
+    const earlier = new SqliteSearchIndex(catalog, new Map(), { readThreads: 0 });
+    await earlier.upsertFields('dataset', urn('a'), { urn: urn('a'), name: 'alpha orders', tags: ['urn:li:tag:pii'] });
+    await earlier.upsertFields('dataset', urn('b'), { urn: urn('b'), name: 'beta orders', removed: true });
+    await earlier.close();
+    expect(tables(catalog)).toContain('search_docs');
+
+    const searchDb = openDatabase(join(dir, 'moved-search.db'));
+    const index = new SqliteSearchIndex(searchDb, new Map(), { readThreads: 1, writerThread: true, movingFrom: catalog });
+    try {
+      expect(tables(catalog)).toEqual([]);
+      expect(await index.getDocument('dataset', urn('a'))).toEqual({ urn: urn('a'), name: 'alpha orders', tags: ['urn:li:tag:pii'] });
+      expect(await index.countByType(selection)).toEqual({ dataset: 1 });
+      const found = await index.search(
+        {
+          ...selection,
+          filter: [[{ fields: ['tags'], condition: 'EQUAL', values: ['urn:li:tag:pii'], negated: false }]],
+          terms: [{ kind: 'words', text: 'alpha', prefix: false, fields: [{ field: 'name', boost: 1 }] }],
+          rankFields: [],
+          facets: [],
+        },
+        { from: 0, size: 10 },
+      );
+      expect(found.hits.map((h) => h.urn)).toEqual([urn('a')]);
+    } finally {
+      await index.close();
+      searchDb.close();
+      catalog.close();
+    }
+  });
+
+  it('replaces a writer thread that stops; writes after it go through and readers learn them', async () => {
+    const db = openDatabase(join(dir, 'restarted.db'));
+    const index = new SqliteSearchIndex(db, new Map(), { readThreads: 1, writerThread: true });
+    try {
+      await index.upsertFields('dataset', urn('a'), { urn: urn('a'), name: 'a' });
+      // Failure injection: stop the writer thread, as a crash would.
+      const thread = (index as unknown as { writerThread: { thread: { worker: Worker | undefined } } }).writerThread.thread;
+      const stopped = thread.worker!;
+      await stopped.terminate();
+      await waitUntil(async () => thread.worker !== undefined && thread.worker !== stopped);
+      await index.upsertFields('dataset', urn('b'), { urn: urn('b'), name: 'b' });
+      expect(await index.countByType(selection)).toEqual({ dataset: 2 });
+    } finally {
+      await index.close();
+      db.close();
+    }
+  });
+});
+
+async function waitUntil(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

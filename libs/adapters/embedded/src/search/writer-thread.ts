@@ -1,0 +1,43 @@
+/**
+ * Search writes on a thread of their own, against a search file no other connection writes: the
+ * thread that serves HTTP and persists no longer spends its time indexing, and a long index
+ * transaction never holds up its commits (SQLite has one writer per file). Readers' memory learns
+ * each transaction's changes once it is answered, in the order the writes were sent.
+ */
+import type { SearchMappings } from '@cairn/ports';
+import type { DatabaseOptions } from '../database';
+import { CallThread } from './call-thread';
+import type { DocumentWrite } from './document-writer';
+import type { ReaderState } from './reader-state';
+import type { WriterCommitted, WriterRequest } from './worker-messages';
+
+export class WriterThread {
+  private readonly thread: CallThread<WriterRequest>;
+  private nextId = 0;
+
+  constructor(
+    file: string,
+    mappings: SearchMappings,
+    sync: DatabaseOptions['sync'],
+    private readonly readers: ReaderState,
+  ) {
+    this.thread = new CallThread<WriterRequest>('writer-worker.ts', { file, mappings, sync }, () => new Error('The search writer is restarting'), { type: 'close' });
+  }
+
+  async apply(writes: readonly DocumentWrite[]): Promise<void> {
+    if (writes.length === 0) return;
+    const id = this.nextId++;
+    const { fields, updates } = await this.thread.call<WriterCommitted>(id, { type: 'apply', id, writes });
+    this.readers.committed(fields, updates);
+  }
+
+  async clear(): Promise<void> {
+    const id = this.nextId++;
+    await this.thread.call<void>(id, { type: 'clear', id });
+    this.readers.cleared();
+  }
+
+  close(): Promise<void> {
+    return this.thread.close();
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * The search engine's writer thread: the only connection that writes the search file. Each `apply`
+ * is one transaction; its reply tells the caller what readers' memory must learn.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { SearchMappings } from '@cairn/ports';
+import { openWriteConnection, type DatabaseOptions } from '../database';
+import { errorReply, type CallReply } from './call-thread';
+import { DocumentWriter } from './document-writer';
+import type { MemoryUpdate } from './reader-state';
+import { FieldRegistry, type NewField } from './search-tables';
+import type { WriterCommitted, WriterRequest } from './worker-messages';
+
+const { file, mappings, sync } = workerData as { file: string; mappings: SearchMappings; sync: DatabaseOptions['sync'] };
+const db = openWriteConnection(file, { sync });
+let committed: { fields: NewField[]; updates: MemoryUpdate[] } = { fields: [], updates: [] };
+const writer = new DocumentWriter(db, new FieldRegistry(db, mappings), {
+  committed: (fields, updates) => {
+    committed.fields.push(...fields);
+    committed.updates.push(...updates);
+  },
+  // The caller tells readers once its `clear` is answered.
+  cleared: () => undefined,
+});
+const port = parentPort!;
+
+function taken(): WriterCommitted {
+  const out = committed;
+  committed = { fields: [], updates: [] };
+  return out;
+}
+
+port.on('message', (m: WriterRequest) => {
+  let reply: CallReply;
+  switch (m.type) {
+    case 'apply':
+      try {
+        writer.applyAll(m.writes);
+        reply = { id: m.id, result: taken() };
+      } catch (err) {
+        taken();
+        reply = errorReply(m.id, err);
+      }
+      port.postMessage(reply);
+      return;
+    case 'clear':
+      try {
+        writer.clear();
+        reply = { id: m.id };
+      } catch (err) {
+        reply = errorReply(m.id, err);
+      }
+      port.postMessage(reply);
+      return;
+    case 'close':
+      db.close();
+      port.close();
+  }
+});
