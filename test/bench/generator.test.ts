@@ -37,6 +37,20 @@ describe('synthetic catalog', () => {
     }
   });
 
+  it('at 1M entities, gives every entity its own URN and generates the last of each kind', () => {
+    const catalog = new SyntheticCatalog({ entities: 1_000_000, seed: 42, namespace: 'c', timeseries: true });
+    expect(catalog.shape.total).toBe(1_000_000);
+    const urns = new Set<string>();
+    for (const { kind, index } of catalog.shape.members()) urns.add(catalog.shape.urn(kind, index));
+    expect(urns.size).toBe(1_000_000);
+    const registry = defaultRegistry();
+    for (const [kind, count] of Object.entries(catalog.shape.counts)) {
+      const last = catalog.entity(kind as keyof typeof catalog.shape.counts, count - 1);
+      expect(last.urn).toBe(catalog.shape.urn(last.kind, count - 1));
+      for (const p of last.proposals) expect(() => checkProposal(registry, p, 0)).not.toThrow();
+    }
+  });
+
   it('gives datasets 10 to 200 schema fields, most of them narrow', () => {
     const catalog = catalogOf(42);
     const widths = Array.from({ length: catalog.shape.counts.dataset }, (_, i) => {
