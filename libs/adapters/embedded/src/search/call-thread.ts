@@ -27,9 +27,14 @@ function bootstrap(script: string): string {
   return `require(require.resolve('tsx/cjs', { paths: [${JSON.stringify(__dirname)}] })); require(${JSON.stringify(join(__dirname, script))});`;
 }
 
-export function errorReply(id: number, err: unknown): CallReply {
-  if (err instanceof RestliError) return { id, error: { message: err.message, status: err.status, exceptionClass: err.exceptionClass } };
-  return { id, error: { message: err instanceof Error ? err.message : String(err) } };
+/** In a worker: the reply to call `id`, `work`'s result or the error it threw. */
+export function answer(id: number, work: () => unknown): CallReply {
+  try {
+    return { id, result: work() };
+  } catch (err) {
+    if (err instanceof RestliError) return { id, error: { message: err.message, status: err.status, exceptionClass: err.exceptionClass } };
+    return { id, error: { message: err instanceof Error ? err.message : String(err) } };
+  }
 }
 
 export class CallThread<Request extends { readonly type: string }> {

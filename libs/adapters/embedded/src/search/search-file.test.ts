@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Worker } from 'node:worker_threads';
 import { openDatabase } from '../database';
 import { SqliteSearchIndex } from '../sqlite-search-index';
 
@@ -45,30 +44,4 @@ describe('the search file', () => {
       catalog.close();
     }
   });
-
-  it('replaces a writer thread that stops; writes after it go through and readers learn them', async () => {
-    const db = openDatabase(join(dir, 'restarted.db'));
-    const index = new SqliteSearchIndex(db, new Map(), { readThreads: 1, writerThread: true });
-    try {
-      await index.upsertFields('dataset', urn('a'), { urn: urn('a'), name: 'a' });
-      // Failure injection: stop the writer thread, as a crash would.
-      const thread = (index as unknown as { writerThread: { thread: { worker: Worker | undefined } } }).writerThread.thread;
-      const stopped = thread.worker!;
-      await stopped.terminate();
-      await waitUntil(async () => thread.worker !== undefined && thread.worker !== stopped);
-      await index.upsertFields('dataset', urn('b'), { urn: urn('b'), name: 'b' });
-      expect(await index.countByType(selection)).toEqual({ dataset: 2 });
-    } finally {
-      await index.close();
-      db.close();
-    }
-  });
 });
-
-async function waitUntil(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

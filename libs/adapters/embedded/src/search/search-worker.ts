@@ -11,7 +11,7 @@ import { DocValues } from './doc-values';
 import { LocalReaderState } from './reader-state';
 import { SearchReader } from './search-reader';
 import { FieldRegistry } from './search-tables';
-import { errorReply, type CallReply } from './call-thread';
+import { answer } from './call-thread';
 import type { WorkerRequest } from './worker-messages';
 
 const { file, mappings } = workerData as { file: string; mappings: SearchMappings };
@@ -31,16 +31,9 @@ port.on('message', (m: WorkerRequest) => {
     case 'cleared':
       state.cleared();
       return;
-    case 'call': {
-      let reply: CallReply;
-      try {
-        reply = { id: m.id, result: (reader[m.method] as (...args: unknown[]) => unknown)(...m.args) };
-      } catch (err) {
-        reply = errorReply(m.id, err);
-      }
-      port.postMessage(reply);
+    case 'call':
+      port.postMessage(answer(m.id, () => (reader[m.method] as (...args: unknown[]) => unknown)(...m.args)));
       return;
-    }
     case 'close':
       db.close();
       port.close();

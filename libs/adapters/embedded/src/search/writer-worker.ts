@@ -5,7 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { SearchMappings } from '@cairn/ports';
 import { openWriteConnection, type DatabaseOptions } from '../database';
-import { errorReply, type CallReply } from './call-thread';
+import { answer } from './call-thread';
 import { DocumentWriter } from './document-writer';
 import type { MemoryUpdate } from './reader-state';
 import { FieldRegistry, type NewField } from './search-tables';
@@ -31,26 +31,18 @@ function taken(): WriterCommitted {
 }
 
 port.on('message', (m: WriterRequest) => {
-  let reply: CallReply;
   switch (m.type) {
     case 'apply':
-      try {
-        writer.applyAll(m.writes);
-        reply = { id: m.id, result: taken() };
-      } catch (err) {
-        taken();
-        reply = errorReply(m.id, err);
-      }
-      port.postMessage(reply);
+      // A write that fails rolls back before it reports anything committed.
+      port.postMessage(
+        answer(m.id, () => {
+          writer.applyAll(m.writes);
+          return taken();
+        }),
+      );
       return;
     case 'clear':
-      try {
-        writer.clear();
-        reply = { id: m.id };
-      } catch (err) {
-        reply = errorReply(m.id, err);
-      }
-      port.postMessage(reply);
+      port.postMessage(answer(m.id, () => writer.clear()));
       return;
     case 'close':
       db.close();

@@ -45,6 +45,30 @@ describe('ReaderThreads on a catalog file', () => {
   });
 });
 
+describe('the writer thread on a search file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cairn-writer-thread-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const selection = { entityTypes: ['dataset'], filter: [], includeRemoved: false };
+
+  it('replaces a writer thread that stops; writes after it go through and readers learn them', async () => {
+    const db = openDatabase(join(dir, 'restarted.db'));
+    const index = new SqliteSearchIndex(db, new Map(), { readThreads: 1, writerThread: true });
+    try {
+      await index.upsertFields('dataset', 'urn:li:dataset:a', { urn: 'urn:li:dataset:a', name: 'a' });
+      // Failure injection: stop the writer thread, as a crash would.
+      const thread = (index as unknown as { writerThread: { thread: { worker: Worker | undefined } } }).writerThread.thread;
+      const stopped = thread.worker!;
+      await stopped.terminate();
+      await waitUntil(async () => thread.worker !== undefined && thread.worker !== stopped);
+      await index.upsertFields('dataset', 'urn:li:dataset:b', { urn: 'urn:li:dataset:b', name: 'b' });
+      expect(await index.countByType(selection)).toEqual({ dataset: 2 });
+    } finally {
+      await index.close();
+      db.close();
+    }
+  });
+});
+
 async function waitUntil(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
