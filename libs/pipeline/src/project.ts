@@ -13,6 +13,7 @@ type TimeseriesWrites = Pick<TimeseriesIndex, 'upsert'>;
 type SystemMetadataWrites = Pick<SystemMetadataIndex, 'record' | 'forget'>;
 
 const NO_RUN_ID = 'no-run-id-provided';
+const YIELD_EVERY = 500;
 
 function parseValue(mcl: MetadataChangeLog): unknown | null {
   if (mcl.changeType === 'DELETE' || !mcl.aspect) return null;
@@ -40,7 +41,11 @@ export class SearchProjector {
     const graph = this.graph.batch?.();
     const systemMetadata = this.systemMetadata?.batch?.();
     const writes = { search: search ?? this.search, graph: graph ?? this.graph, systemMetadata: systemMetadata ?? this.systemMetadata };
-    for (const { value } of batch) await this.apply(value, writes);
+    for (let i = 0; i < batch.length; i++) {
+      await this.apply(batch[i].value, writes);
+      // A large batch (a rebuild) lets the thread serve requests between its parts.
+      if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
+    }
     // Together: an index that writes on a thread of its own does so while the others write here.
     await Promise.all([search?.flush(), graph?.flush(), systemMetadata?.flush()]);
   }

@@ -7,7 +7,7 @@ import { createLogger, defaultRegistry } from '@cairn/core';
 import { WriteNotifier } from '@cairn/pipeline';
 import { createMetrics } from '@cairn/observability';
 import {
-  EMBEDDED_SEARCH_LINGER_MS,
+  EMBEDDED_SEARCH_BATCHING,
   openEmbeddedPorts,
   startApi,
   startPersister,
@@ -30,7 +30,7 @@ export async function startEmbeddedCatalog(config: StandaloneConfig): Promise<Ru
   const notifier = new WriteNotifier();
   const consumers = [
     startPersister(ports, registry, notifier, metrics),
-    startSearchIndexer(ports, registry, metrics, EMBEDDED_SEARCH_LINGER_MS),
+    startSearchIndexer(ports, registry, metrics, EMBEDDED_SEARCH_BATCHING),
     startTimeseriesIndexer(ports, registry, metrics),
   ];
   const stopPipeline = async () => {
