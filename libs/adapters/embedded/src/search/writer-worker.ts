@@ -15,9 +15,9 @@ const { file, mappings, sync } = workerData as { file: string; mappings: SearchM
 const db = openWriteConnection(file, { sync });
 let committed: { fields: NewField[]; updates: MemoryUpdate[] } = { fields: [], updates: [] };
 const writer = new DocumentWriter(db, new FieldRegistry(db, mappings), {
+  // A batch of thousands of documents: concatenated, not spread into arguments.
   committed: (fields, updates) => {
-    committed.fields.push(...fields);
-    committed.updates.push(...updates);
+    committed = { fields: committed.fields.concat(fields), updates: committed.updates.concat(updates) };
   },
   // The caller tells readers once its `clear` is answered.
   cleared: () => undefined,
