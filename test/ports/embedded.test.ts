@@ -53,6 +53,12 @@ describeSearchIndexContract('SQLite, reader threads', async () => {
   return { index, close: async () => (await index.close(), await close()) };
 });
 
+describeSearchIndexContract('SQLite, writer thread (queries in this thread)', async () => {
+  const { db, close } = freshDb();
+  const index = new SqliteSearchIndex(db, new Map(), { readThreads: 0, writerThread: true });
+  return { index, close: async () => (await index.close(), await close()) };
+});
+
 describeSearchIndexContract('SQLite, writer and reader threads', async () => {
   const { db, close } = freshDb();
   const index = new SqliteSearchIndex(db, new Map(), { readThreads: 1, writerThread: true });

@@ -26,7 +26,7 @@ import type { SearchReads } from './search/search-reads';
 import { SearchReader } from './search/search-reader';
 import { createSearchTables, FieldRegistry } from './search/search-tables';
 import { moveSearchTables } from './search/search-file';
-import { WriterThread } from './search/writer-thread';
+import { WriterThread, type DocumentWrites } from './search/writer-thread';
 
 export interface SearchIndexOptions {
   /**
@@ -46,7 +46,8 @@ export interface SearchIndexOptions {
 export class SqliteSearchIndex implements SearchIndex {
   /** This thread's writer: the one that writes, or the one of migrations before a writer thread starts. */
   private readonly writer: DocumentWriter;
-  private readonly writerThread?: WriterThread;
+  /** Where writes go: this thread's writer, or the writer thread. */
+  private readonly writes: DocumentWrites;
   private readonly reader: SearchReads;
   private readonly threads?: ReaderThreads;
   private readonly stmts;
@@ -71,7 +72,10 @@ export class SqliteSearchIndex implements SearchIndex {
     this.migrateAutocompleteIndex(db);
     this.migrateLegacyDocuments(db);
     if (options.movingFrom) moveSearchTables(options.movingFrom, this.writer);
-    if (options.writerThread && !db.memory) this.writerThread = new WriterThread(db.name, mappings, syncOf(db), readers);
+    this.writes =
+      options.writerThread && !db.memory
+        ? new WriterThread(db.name, mappings, syncOf(db), readers)
+        : { apply: async (writes) => this.writer.applyAll(writes), clear: async () => this.writer.clear(), close: async () => undefined };
     this.stmts = {
       get: db.prepare('SELECT doc FROM search_docs WHERE entity_type = ? AND urn = ?').pluck(),
       count: db.prepare('SELECT COUNT(*) FROM search_docs').pluck(),
@@ -99,13 +103,11 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async upsertFields(entityType: string, urn: string, fields: SearchFields): Promise<void> {
-    if (this.writerThread) await this.writerThread.apply([{ kind: 'upsert', entityType, urn, fields }]);
-    else this.writer.upsert(entityType, urn, fields);
+    await this.writes.apply([{ kind: 'upsert', entityType, urn, fields }]);
   }
 
   async deleteDocument(entityType: string, urn: string): Promise<void> {
-    if (this.writerThread) await this.writerThread.apply([{ kind: 'delete', entityType, urn }]);
-    else this.writer.delete(entityType, urn);
+    await this.writes.apply([{ kind: 'delete', entityType, urn }]);
   }
 
   /**
@@ -135,8 +137,7 @@ export class SqliteSearchIndex implements SearchIndex {
         const batch = writes;
         writes = [];
         pending = new Map();
-        if (this.writerThread) await this.writerThread.apply(batch);
-        else this.writer.applyAll(batch);
+        await this.writes.apply(batch);
       },
     };
   }
@@ -147,8 +148,7 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async clear(): Promise<void> {
-    if (this.writerThread) await this.writerThread.clear();
-    else this.writer.clear();
+    await this.writes.clear();
   }
 
   async count(entityType?: string): Promise<number> {
@@ -183,7 +183,7 @@ export class SqliteSearchIndex implements SearchIndex {
 
   /** Stops the writer and reader threads (before the database closes). */
   async close(): Promise<void> {
-    await this.writerThread?.close();
+    await this.writes.close();
     await this.threads?.close();
   }
 }

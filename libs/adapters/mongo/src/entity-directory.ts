@@ -82,7 +82,6 @@ export class EntityDirectory {
     await this.additions.submit({ urn: text(urn, 'urn'), aspect: text(aspect, 'aspect') });
   }
 
-
   /**
    * Each URN's names in one update, all in one request: under the URNs' directory locks taken
    * together where the server's updates are not atomic. A URN whose lock is held waits for it alone.

@@ -56,7 +56,7 @@ describe('the writer thread on a search file', () => {
     try {
       await index.upsertFields('dataset', 'urn:li:dataset:a', { urn: 'urn:li:dataset:a', name: 'a' });
       // Failure injection: stop the writer thread, as a crash would.
-      const thread = (index as unknown as { writerThread: { thread: { worker: Worker | undefined } } }).writerThread.thread;
+      const thread = (index as unknown as { writes: { thread: { worker: Worker | undefined } } }).writes.thread;
       const stopped = thread.worker!;
       await stopped.terminate();
       await waitUntil(async () => thread.worker !== undefined && thread.worker !== stopped);

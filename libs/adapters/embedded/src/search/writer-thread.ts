@@ -11,7 +11,14 @@ import type { DocumentWrite } from './document-writer';
 import type { ReaderState } from './reader-state';
 import type { WriterCommitted, WriterRequest } from './worker-messages';
 
-export class WriterThread {
+/** The search index's writes, wherever they run: each `apply` is one transaction. */
+export interface DocumentWrites {
+  apply(writes: readonly DocumentWrite[]): Promise<void>;
+  clear(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class WriterThread implements DocumentWrites {
   private readonly thread: CallThread<WriterRequest>;
   private nextId = 0;
 
