@@ -40,9 +40,32 @@ export class TooManyRequests extends RestliError {
   }
 }
 
-export class Backpressure {
+/**
+ * How producers of change logs in bulk (an index restore) keep out of writers' way: a restore
+ * batch is admitted like a write, and a full rebuild appends only as much as there is room for.
+ */
+export interface RestorePacing {
+  /** Throws TooManyRequests when writes would be refused now. */
+  admit(): Promise<void>;
+  /** Resolves with how many of `wanted` more change logs (at least one) may be appended now. */
+  room(wanted: number): Promise<number>;
+}
+
+/**
+ * The part of a consumer's bound a bulk producer may fill. A backlog the indexer can take in large
+ * batches is what makes a rebuild fast, and a quarter of the bound (2,500 records by default) is
+ * still room for many writes between two samples of the lag.
+ */
+const RESTORE_SHARE = 0.75;
+
+/** How often a producer waiting for room looks again, at most (each look samples at most every `sampleMs`). */
+const ROOM_POLL_MS = 20;
+
+export class Backpressure implements RestorePacing {
   private sampledAt = 0;
-  private refusal?: string;
+  private latest: Readonly<Record<string, ConsumerProgress>> = {};
+  /** Records producers were given room for since the latest sample, which does not count them yet. */
+  private reservedSinceSample = 0;
   private sampling?: Promise<void>;
   private readonly rates = new Map<string, DrainRate>();
 
@@ -58,41 +81,79 @@ export class Backpressure {
     if (this.pendingWrites() >= this.limits.maxPendingWrites) {
       throw new TooManyRequests(`Too many writes in flight (${this.pendingWrites()}); retry later`, this.limits.retryAfterSeconds);
     }
-    if (Date.now() - this.sampledAt > this.limits.sampleMs) {
-      this.sampling ??= this.readProgress().then(
-        (progress) => {
-          this.sampledAt = Date.now();
-          this.refusal = this.judge(progress, this.sampledAt);
-          this.sampling = undefined;
-        },
-        () => {
-          this.sampling = undefined;
-        },
-      );
-      await this.sampling;
+    await this.sampled();
+    const refusal = this.refusal();
+    if (refusal) throw new TooManyRequests(refusal, this.limits.retryAfterSeconds);
+  }
+
+  /**
+   * Waits until every consumer group is less than RESTORE_SHARE of its bound behind (the rest is
+   * left to writers) and answers how many records, up to `wanted`, fill that share. With every consumer
+   * caught up it answers at least one, so a tight bound slows a producer, never stops it; a
+   * producer waits as long as the consumers stall, which is what a background rebuild should do.
+   */
+  async room(wanted: number): Promise<number> {
+    for (;;) {
+      await this.sampled();
+      const free = this.shareLeft() - this.reservedSinceSample;
+      const caughtUp = this.reservedSinceSample === 0 && Object.values(this.latest).every((p) => p.lag === 0);
+      const granted = Math.min(wanted, Math.max(free, caughtUp ? 1 : 0));
+      if (granted >= 1) {
+        this.reservedSinceSample += granted;
+        return granted;
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.max(ROOM_POLL_MS, this.limits.sampleMs)));
     }
-    if (this.refusal) throw new TooManyRequests(this.refusal, this.limits.retryAfterSeconds);
+  }
+
+  /** Reads the consumers' progress when the latest sample is older than the interval. */
+  private async sampled(): Promise<void> {
+    if (Date.now() - this.sampledAt <= this.limits.sampleMs) return;
+    this.sampling ??= this.readProgress().then(
+      (progress) => {
+        const at = Date.now();
+        this.sampledAt = at;
+        this.latest = progress;
+        this.reservedSinceSample = 0;
+        for (const [group, p] of Object.entries(progress)) {
+          let rate = this.rates.get(group);
+          if (!rate) this.rates.set(group, (rate = new DrainRate()));
+          rate.record(at, p);
+        }
+        this.sampling = undefined;
+      },
+      () => {
+        this.sampling = undefined;
+      },
+    );
+    await this.sampling;
   }
 
   /** Why writes should be refused now, if they should. */
-  private judge(progress: Readonly<Record<string, ConsumerProgress>>, at: number): string | undefined {
-    let refusal: string | undefined;
-    for (const [group, p] of Object.entries(progress)) {
-      let rate = this.rates.get(group);
-      if (!rate) this.rates.set(group, (rate = new DrainRate()));
-      rate.record(at, p);
-      if (refusal) continue;
-      if (p.lag > this.limits.maxLag) {
-        refusal = `The ${group} consumers are ${p.lag} records behind (limit ${this.limits.maxLag}); retry later`;
-        continue;
-      }
-      const perSecond = rate.perSecond();
+  private refusal(): string | undefined {
+    for (const [group, p] of Object.entries(this.latest)) {
+      if (p.lag > this.limits.maxLag) return `The ${group} consumers are ${p.lag} records behind (limit ${this.limits.maxLag}); retry later`;
+      const perSecond = this.rates.get(group)?.perSecond();
       if (perSecond === undefined || p.lag < MIN_LAG_FOR_BACKLOG_SECONDS) continue;
       const seconds = perSecond > 0 ? p.lag / perSecond : Infinity;
       if (seconds > this.limits.maxBacklogSeconds) {
-        refusal = `The ${group} consumers are ${p.lag} records behind, ${Number.isFinite(seconds) ? `${Math.round(seconds)} s` : 'an unknown time'} of work at ${Math.round(perSecond)} records/s (limit ${this.limits.maxBacklogSeconds} s); retry later`;
+        return `The ${group} consumers are ${p.lag} records behind, ${Number.isFinite(seconds) ? `${Math.round(seconds)} s` : 'an unknown time'} of work at ${Math.round(perSecond)} records/s (limit ${this.limits.maxBacklogSeconds} s); retry later`;
       }
     }
-    return refusal;
+    return undefined;
+  }
+
+  /** How far behind a group may fall before writes are refused: the record bound, or fewer at its drain rate. */
+  private boundOf(group: string): number {
+    const perSecond = this.rates.get(group)?.perSecond();
+    if (perSecond === undefined) return this.limits.maxLag;
+    return Math.min(this.limits.maxLag, Math.max(MIN_LAG_FOR_BACKLOG_SECONDS - 1, Math.floor(this.limits.maxBacklogSeconds * perSecond)));
+  }
+
+  /** How many more records every consumer group could fall behind and stay within RESTORE_SHARE of its bound. */
+  private shareLeft(): number {
+    let left = Infinity;
+    for (const [group, p] of Object.entries(this.latest)) left = Math.min(left, Math.floor(this.boundOf(group) * RESTORE_SHARE) - p.lag);
+    return left;
   }
 }

@@ -1,10 +1,13 @@
 /**
  * Restoring indexes from the store: latest aspect rows are re-emitted as RESTATE change logs, so the
- * projectors (wherever they run) rebuild search documents and edges the usual way.
+ * projectors (wherever they run) rebuild search documents and edges the usual way. The change logs
+ * are paced by the consumers' progress: a rebuild that flooded the log would have every write
+ * refused (429) until the indexers had worked through the whole store.
  */
 import { UrnSyntaxError, type Registry } from '@cairn/core';
 import type { MetadataChangeLog } from '@cairn/events';
 import type { AspectScan, AspectStore, EventLog, StoredAspect } from '@cairn/ports';
+import type { RestorePacing } from './backpressure';
 import { JSON_CONTENT } from './proposal-check';
 
 export interface RestoreArgs {
@@ -35,6 +38,7 @@ export class IndexRestorer {
     private readonly registry: Registry,
     private readonly store: AspectStore,
     private readonly changeLog: EventLog<MetadataChangeLog>,
+    private readonly pacing: RestorePacing,
   ) {}
 
   private changeLogOf(row: StoredAspect): MetadataChangeLog | undefined {
@@ -65,8 +69,9 @@ export class IndexRestorer {
     return { sent: valid.length, ignored: rows.length - valid.length };
   }
 
-  /** One batch of latest rows, in (urn, aspect) order from row `start`. */
+  /** One batch of latest rows, in (urn, aspect) order from row `start`; admitted like a write. */
   async restore(args: RestoreArgs): Promise<RestoreResult> {
+    await this.pacing.admit();
     const scan: AspectScan = {
       ...(args.urn ? { urn: args.urn } : {}),
       ...(args.aspect ? { aspect: args.aspect } : {}),
@@ -81,13 +86,20 @@ export class IndexRestorer {
     return { rowsMigrated: sent, ignored, timeSqlQueryMs: sending - queried, sendMessageMs: Date.now() - sending };
   }
 
-  /** Every latest row of every aspect the model knows, in one pass over the store, reporting progress after each batch. */
+  /**
+   * Every latest row of every aspect the model knows, in one pass over the store, reporting progress
+   * after each batch. Each batch waits for room in the consumers' backlog, so writes go on meanwhile.
+   */
   async restoreAll(onProgress: (p: RestoreProgress) => void): Promise<RestoreProgress> {
     const total = await this.store.countLatest({});
     let restored = 0;
     onProgress({ total, restored });
     for await (const rows of this.store.latestInBatches(FULL_RESTORE_BATCH)) {
-      restored += (await this.emit(rows)).sent;
+      for (let from = 0; from < rows.length; ) {
+        const n = await this.pacing.room(rows.length - from);
+        restored += (await this.emit(rows.slice(from, from + n))).sent;
+        from += n;
+      }
       onProgress({ total, restored });
     }
     return { total, restored };
