@@ -101,6 +101,8 @@ export function tableRows(report: ModeReport): [string, string, string][] {
   if (report.restore) {
     const r = report.restore;
     rows.push(['restore', 'full index rebuild', `${r.aspects} aspects in ${r.seconds} s = ${r.aspectsPerSecond}/s (${fmt(r.serverCpuUsPerAspect, ' µs')} CPU each)`]);
+    const w = r.writesDuring;
+    rows.push(['restore', `writes during it (${w.perSecond}/s)`, `${w.acknowledged} acked, 429: ${w.refused}, errors: ${w.otherErrors}, ${lat(w.latencyMs)}`]);
   }
   if (report.overload) {
     const o = report.overload;

@@ -61,18 +61,18 @@ describe('Backpressure', () => {
   });
 
   describe('room (a bulk producer pacing itself)', () => {
-    it('grants what keeps every consumer within three quarters of its bound, up to what is wanted', async () => {
-      await expect(new Backpressure({ ...limits, maxLag: 100 }, lagOf(20), () => 0).room(1000)).resolves.toBe(55);
-      await expect(new Backpressure({ ...limits, maxLag: 100 }, lagOf(20), () => 0).room(5)).resolves.toBe(5);
+    it('grants what keeps the group within three quarters of its bound, up to what is wanted', async () => {
+      await expect(new Backpressure({ ...limits, maxLag: 100 }, lagOf(20), () => 0).room('persister', 1000)).resolves.toBe(55);
+      await expect(new Backpressure({ ...limits, maxLag: 100 }, lagOf(20), () => 0).room('persister', 5)).resolves.toBe(5);
     });
 
     it('counts what it granted until the next sample, so a stale sample cannot let a producer flood', async () => {
       let reads = 0;
       const bp = new Backpressure({ ...limits, maxLag: 100, sampleMs: 300 }, async () => ({ indexer: { lag: 0, committed: reads++ } }), () => 0);
-      await expect(bp.room(40)).resolves.toBe(40);
-      await expect(bp.room(40)).resolves.toBe(35);
+      await expect(bp.room('indexer', 40)).resolves.toBe(40);
+      await expect(bp.room('indexer', 40)).resolves.toBe(35);
       let third = 0;
-      const waiting = bp.room(30).then((n) => (third = n));
+      const waiting = bp.room('indexer', 30).then((n) => (third = n));
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(third).toBe(0);
       expect(reads).toBe(1);
@@ -81,11 +81,11 @@ describe('Backpressure', () => {
       expect(reads).toBe(2);
     });
 
-    it('waits while a consumer is three quarters of its bound behind and goes on once it catches up, writes admitted throughout', async () => {
+    it('waits while the group is three quarters of its bound behind and goes on once it catches up, writes admitted throughout', async () => {
       let lag = 80;
       const bp = new Backpressure({ ...limits, maxLag: 100 }, async () => ({ indexer: { lag, committed: 0 } }), () => 0);
       let granted = 0;
-      const waiting = bp.room(10).then((n) => (granted = n));
+      const waiting = bp.room('indexer', 10).then((n) => (granted = n));
       await new Promise((resolve) => setTimeout(resolve, 60));
       expect(granted).toBe(0);
       await expect(bp.admit()).resolves.toBeUndefined();
@@ -94,8 +94,25 @@ describe('Backpressure', () => {
       expect(granted).toBe(5);
     });
 
-    it('grants one record at a time when the bound leaves no share, once the consumers caught up', async () => {
-      await expect(new Backpressure({ ...limits, maxLag: 1 }, lagOf(0), () => 0).room(1000)).resolves.toBe(1);
+    it('judges only the group it appends for, and not by the rate of a consumer that had next to no work', async () => {
+      jest.useFakeTimers({ now: 1000 });
+      try {
+        // Both groups drained a trickle of 2 records/s; the indexer's bound stays the record bound.
+        let committed = 0;
+        const bp = new Backpressure({ ...limits, maxLag: 10_000 }, async () => ({ persister: { lag: 50, committed }, indexer: { lag: 1, committed } }), () => 0);
+        for (let s = 1; s <= 3; s++) {
+          jest.setSystemTime(s * 1000);
+          await bp.admit();
+          committed += 2;
+        }
+        await expect(bp.room('indexer', 100_000)).resolves.toBe(7499);
+      } finally {
+        jest.useRealTimers();
+      }
+    });
+
+    it('grants one record at a time when the bound leaves no share, once the group caught up', async () => {
+      await expect(new Backpressure({ ...limits, maxLag: 1 }, lagOf(0), () => 0).room('persister', 1000)).resolves.toBe(1);
     });
   });
 });

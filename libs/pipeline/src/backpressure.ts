@@ -47,8 +47,8 @@ export class TooManyRequests extends RestliError {
 export interface RestorePacing {
   /** Throws TooManyRequests when writes would be refused now. */
   admit(): Promise<void>;
-  /** Resolves with how many of `wanted` more change logs (at least one) may be appended now. */
-  room(wanted: number): Promise<number>;
+  /** Resolves with how many of `wanted` more records (at least one) may be appended now for consumer `group`. */
+  room(group: string, wanted: number): Promise<number>;
 }
 
 /**
@@ -87,16 +87,18 @@ export class Backpressure implements RestorePacing {
   }
 
   /**
-   * Waits until every consumer group is less than RESTORE_SHARE of its bound behind (the rest is
-   * left to writers) and answers how many records, up to `wanted`, fill that share. With every consumer
-   * caught up it answers at least one, so a tight bound slows a producer, never stops it; a
-   * producer waits as long as the consumers stall, which is what a background rebuild should do.
+   * Waits until consumer `group` (the one reading what the producer appends) is less than
+   * RESTORE_SHARE of its bound behind (the rest is left to writers) and answers how many records,
+   * up to `wanted`, fill that share. With the group caught up it answers at least one, so a tight
+   * bound slows a producer, never stops it; a producer waits as long as the group stalls, which is
+   * what a background rebuild should do.
    */
-  async room(wanted: number): Promise<number> {
+  async room(group: string, wanted: number): Promise<number> {
     for (;;) {
       await this.sampled();
-      const free = this.shareLeft() - this.reservedSinceSample;
-      const caughtUp = this.reservedSinceSample === 0 && Object.values(this.latest).every((p) => p.lag === 0);
+      const lag = this.latest[group]?.lag ?? 0;
+      const free = Math.floor(this.boundOf(group, lag) * RESTORE_SHARE) - lag - this.reservedSinceSample;
+      const caughtUp = this.reservedSinceSample === 0 && lag === 0;
       const granted = Math.min(wanted, Math.max(free, caughtUp ? 1 : 0));
       if (granted >= 1) {
         this.reservedSinceSample += granted;
@@ -117,7 +119,7 @@ export class Backpressure implements RestorePacing {
         this.reservedSinceSample = 0;
         for (const [group, p] of Object.entries(progress)) {
           let rate = this.rates.get(group);
-          if (!rate) this.rates.set(group, (rate = new DrainRate()));
+          if (!rate) this.rates.set(group, (rate = new DrainRate(undefined, MIN_LAG_FOR_BACKLOG_SECONDS)));
           rate.record(at, p);
         }
         this.sampling = undefined;
@@ -143,17 +145,14 @@ export class Backpressure implements RestorePacing {
     return undefined;
   }
 
-  /** How far behind a group may fall before writes are refused: the record bound, or fewer at its drain rate. */
-  private boundOf(group: string): number {
+  /**
+   * How far behind a group may fall before writes are refused: the record bound, or fewer at its
+   * drain rate once it has a backlog (as `refusal` judges it: the rate of a consumer with next to
+   * no work is what it was given, not what it can do).
+   */
+  private boundOf(group: string, lag: number): number {
     const perSecond = this.rates.get(group)?.perSecond();
-    if (perSecond === undefined) return this.limits.maxLag;
+    if (perSecond === undefined || lag < MIN_LAG_FOR_BACKLOG_SECONDS) return this.limits.maxLag;
     return Math.min(this.limits.maxLag, Math.max(MIN_LAG_FOR_BACKLOG_SECONDS - 1, Math.floor(this.limits.maxBacklogSeconds * perSecond)));
-  }
-
-  /** How many more records every consumer group could fall behind and stay within RESTORE_SHARE of its bound. */
-  private shareLeft(): number {
-    let left = Infinity;
-    for (const [group, p] of Object.entries(this.latest)) left = Math.min(left, Math.floor(this.boundOf(group) * RESTORE_SHARE) - p.lag);
-    return left;
   }
 }

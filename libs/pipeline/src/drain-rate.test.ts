@@ -30,4 +30,14 @@ describe('DrainRate', () => {
     for (let t = 2_000; t <= 6_000; t += 1_000) rate.record(t, { lag: 100, committed: 1_000 + (t - 1_000) / 100 });
     expect(rate.perSecond()).toBeCloseTo(10, 5);
   });
+
+  it('leaves out intervals that start with less backlog than asked, however many there are', () => {
+    const rate = new DrainRate(10_000, 100);
+    // A trickle: two records behind at each sample, drained within the interval.
+    for (let t = 0; t <= 5_000; t += 100) rate.record(t, { lag: 2, committed: t / 50 });
+    rate.record(5_100, { lag: 7_500, committed: 102 });
+    rate.record(6_100, { lag: 3_500, committed: 4_102 });
+    rate.record(7_100, { lag: 7_400, committed: 8_102 });
+    expect(rate.perSecond()).toBeCloseTo(4_000, 5);
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * The rate a consumer group works through its backlog, from samples of its progress: records
- * committed per second over the recent intervals in which it had work. Intervals without lag say
- * nothing about how fast it can go, so they do not dilute the rate.
+ * committed per second over the recent intervals in which it had work. Intervals that start with
+ * less than `minBacklog` records behind say nothing about how fast it can go (it soon ran out of
+ * work, so they measure what it was given), so they do not dilute the rate.
  */
 import type { ConsumerProgress } from '@cairn/ports';
 
@@ -15,7 +16,10 @@ const MIN_BUSY_MS = 1000;
 export class DrainRate {
   private samples: Sample[] = [];
 
-  constructor(private readonly windowMs = 10_000) {}
+  constructor(
+    private readonly windowMs = 10_000,
+    private readonly minBacklog = 1,
+  ) {}
 
   record(at: number, progress: ConsumerProgress): void {
     this.samples.push({ at, ...progress });
@@ -30,7 +34,7 @@ export class DrainRate {
     let drained = 0;
     for (let i = 1; i < this.samples.length; i++) {
       const [from, to] = [this.samples[i - 1]!, this.samples[i]!];
-      if (from.lag === 0) continue;
+      if (from.lag < this.minBacklog) continue;
       busyMs += to.at - from.at;
       drained += Math.max(0, to.committed - from.committed);
     }

@@ -32,6 +32,8 @@ export interface RestoreProgress {
 }
 
 const FULL_RESTORE_BATCH = 1000;
+/** Rows a full rebuild holds read ahead: about the room a consumer's default bound leaves it (see Backpressure.room). */
+const READ_AHEAD = 8000;
 
 export class IndexRestorer {
   constructor(
@@ -39,6 +41,8 @@ export class IndexRestorer {
     private readonly store: AspectStore,
     private readonly changeLog: EventLog<MetadataChangeLog>,
     private readonly pacing: RestorePacing,
+    /** The consumer group that reads the change log into the indexes. */
+    private readonly indexerGroup: string,
   ) {}
 
   private changeLogOf(row: StoredAspect): MetadataChangeLog | undefined {
@@ -88,20 +92,27 @@ export class IndexRestorer {
 
   /**
    * Every latest row of every aspect the model knows, in one pass over the store, reporting progress
-   * after each batch. Each batch waits for room in the consumers' backlog, so writes go on meanwhile.
+   * after each append. Each append waits for room in the consumers' backlog, so writes go on
+   * meanwhile; the rows are read ahead while it waits, so the room is filled in one append the
+   * moment it opens (appended a page at a time, the indexer took the first page alone).
    */
   async restoreAll(onProgress: (p: RestoreProgress) => void): Promise<RestoreProgress> {
     const total = await this.store.countLatest({});
     let restored = 0;
     onProgress({ total, restored });
-    for await (const rows of this.store.latestInBatches(FULL_RESTORE_BATCH)) {
-      for (let from = 0; from < rows.length; ) {
-        const n = await this.pacing.room(rows.length - from);
-        restored += (await this.emit(rows.slice(from, from + n))).sent;
-        from += n;
+    const pages = this.store.latestInBatches(FULL_RESTORE_BATCH)[Symbol.asyncIterator]();
+    let ahead: StoredAspect[] = [];
+    for (let exhausted = false; ; ) {
+      while (!exhausted && ahead.length < READ_AHEAD) {
+        const page = await pages.next();
+        if (page.done) exhausted = true;
+        else ahead = ahead.concat(page.value);
       }
+      if (ahead.length === 0) return { total, restored };
+      const n = await this.pacing.room(this.indexerGroup, ahead.length);
+      restored += (await this.emit(ahead.slice(0, n))).sent;
+      ahead = ahead.slice(n);
       onProgress({ total, restored });
     }
-    return { total, restored };
   }
 }
