@@ -12,6 +12,11 @@ interface Sample extends ConsumerProgress {
 
 /** Less busy time than this gives no rate: a consumer that just got work is not yet measured. */
 const MIN_BUSY_MS = 1000;
+/**
+ * A consumer commits once per batch, and a large batch of a large index takes seconds: until it has
+ * committed something, or has worked this long without committing, its rate is unknown, not zero.
+ */
+const STALLED_MS = 5000;
 
 export class DrainRate {
   private samples: Sample[] = [];
@@ -28,7 +33,7 @@ export class DrainRate {
     if (firstInWindow > 1) this.samples = this.samples.slice(firstInWindow - 1);
   }
 
-  /** Records committed per second while there was lag, or undefined when it had work for too short a time. */
+  /** Records committed per second while there was lag, or undefined when it had work for too short a time to tell. */
   perSecond(): number | undefined {
     let busyMs = 0;
     let drained = 0;
@@ -38,6 +43,7 @@ export class DrainRate {
       busyMs += to.at - from.at;
       drained += Math.max(0, to.committed - from.committed);
     }
-    return busyMs < MIN_BUSY_MS ? undefined : (drained * 1000) / busyMs;
+    if (busyMs < MIN_BUSY_MS || (drained === 0 && busyMs < STALLED_MS)) return undefined;
+    return (drained * 1000) / busyMs;
   }
 }
