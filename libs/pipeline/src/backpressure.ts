@@ -119,7 +119,8 @@ export class Backpressure implements RestorePacing {
         this.reservedSinceSample = 0;
         for (const [group, p] of Object.entries(progress)) {
           let rate = this.rates.get(group);
-          if (!rate) this.rates.set(group, (rate = new DrainRate(undefined, MIN_LAG_FOR_BACKLOG_SECONDS)));
+          // A consumer that commits nothing for longer than the backlog bound is more than that far behind.
+          if (!rate) this.rates.set(group, (rate = new DrainRate(undefined, MIN_LAG_FOR_BACKLOG_SECONDS, this.limits.maxBacklogSeconds * 1000)));
           rate.record(at, p);
         }
         this.sampling = undefined;

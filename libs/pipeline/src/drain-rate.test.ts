@@ -17,16 +17,16 @@ describe('DrainRate', () => {
     expect(rate.perSecond()).toBeUndefined();
   });
 
-  it('gives no rate while a first batch runs, however long it takes to commit, up to five seconds', () => {
-    const rate = new DrainRate();
+  it('gives no rate while a first batch runs, however long it takes to commit, up to the stall bound', () => {
+    const rate = new DrainRate(10_000, 1, 5_000);
     for (let t = 0; t <= 3_000; t += 500) rate.record(t, { lag: 7_500, committed: 7 });
     expect(rate.perSecond()).toBeUndefined();
     rate.record(3_500, { lag: 0, committed: 7_507 });
     expect(rate.perSecond()).toBeCloseTo(7_500 / 3.5, 5);
   });
 
-  it('gives zero for a consumer that has work and makes no progress for five seconds', () => {
-    const rate = new DrainRate();
+  it('gives zero for a consumer that has work and makes no progress for the stall bound', () => {
+    const rate = new DrainRate(10_000, 1, 5_000);
     for (let t = 0; t <= 5_000; t += 500) rate.record(t, { lag: 50, committed: 7 });
     expect(rate.perSecond()).toBe(0);
   });

@@ -12,18 +12,19 @@ interface Sample extends ConsumerProgress {
 
 /** Less busy time than this gives no rate: a consumer that just got work is not yet measured. */
 const MIN_BUSY_MS = 1000;
-/**
- * A consumer commits once per batch, and a large batch of a large index takes seconds: until it has
- * committed something, or has worked this long without committing, its rate is unknown, not zero.
- */
-const STALLED_MS = 5000;
 
 export class DrainRate {
   private samples: Sample[] = [];
 
+  /**
+   * A consumer commits once per batch, and a large batch of a large index (or emptying the index
+   * for a rebuild) takes seconds: until it has committed something, or has worked `stalledMs`
+   * without committing, its rate is unknown, not zero.
+   */
   constructor(
     private readonly windowMs = 10_000,
     private readonly minBacklog = 1,
+    private readonly stalledMs = 1000,
   ) {}
 
   record(at: number, progress: ConsumerProgress): void {
@@ -43,7 +44,7 @@ export class DrainRate {
       busyMs += to.at - from.at;
       drained += Math.max(0, to.committed - from.committed);
     }
-    if (busyMs < MIN_BUSY_MS || (drained === 0 && busyMs < STALLED_MS)) return undefined;
+    if (busyMs < MIN_BUSY_MS || (drained === 0 && busyMs < this.stalledMs)) return undefined;
     return (drained * 1000) / busyMs;
   }
 }

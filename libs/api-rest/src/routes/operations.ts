@@ -81,8 +81,8 @@ export function operationsActions(ctx: CatalogContext): ActionTable {
     getIndexSizes: async () => ({ indexSizes: await ctx.timeseries.sizes() }),
     restoreIndices: restoreIndicesAction(ctx),
     rebuildIndices: async () => {
-      await ctx.search.clear();
-      await ctx.graph.clear();
+      // Together: the embedded search index clears on its writer thread while the graph clears here.
+      await Promise.all([ctx.search.clear(), ctx.graph.clear()]);
       return tasks.start(async (update) => {
         const done = await ctx.indexRestorer.restoreAll((p) => update({ phase: 'restoring', ...p }));
         return { phase: 'done', ...done };
