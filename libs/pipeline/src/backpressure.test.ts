@@ -66,19 +66,43 @@ describe('Backpressure', () => {
       await expect(new Backpressure({ ...limits, maxLag: 100 }, lagOf(20), () => 0).room('persister', 5)).resolves.toBe(5);
     });
 
-    it('counts what it granted until the next sample, so a stale sample cannot let a producer flood', async () => {
+    it('sees what the producer appended, however recent the last sample, so it cannot flood', async () => {
+      let appended = 0;
       let reads = 0;
-      const bp = new Backpressure({ ...limits, maxLag: 100, sampleMs: 300 }, async () => ({ indexer: { lag: 0, committed: reads++ } }), () => 0);
-      await expect(bp.room('indexer', 40)).resolves.toBe(40);
-      await expect(bp.room('indexer', 40)).resolves.toBe(35);
+      const bp = new Backpressure({ ...limits, maxLag: 100, sampleMs: 300 }, async () => (reads++, { indexer: { lag: appended, committed: 0 } }), () => 0);
+      appended += await bp.room('indexer', 40);
+      expect(appended).toBe(40);
+      appended += await bp.room('indexer', 40);
+      expect(appended).toBe(75);
       let third = 0;
       const waiting = bp.room('indexer', 30).then((n) => (third = n));
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(third).toBe(0);
-      expect(reads).toBe(1);
-      await waiting; // the next sample counts afresh
+      appended = 0; // the indexer caught up
+      await waiting;
       expect(third).toBe(30);
-      expect(reads).toBe(2);
+      expect(reads).toBe(4);
+    });
+
+    it('does not take a sample begun before the producer\'s last append as counting it', async () => {
+      let appended = 0;
+      let release: () => void = () => undefined;
+      const slowRead = new Promise<void>((resolve) => (release = resolve));
+      let first = true;
+      const bp = new Backpressure({ ...limits, maxLag: 100, sampleMs: 60_000 }, async () => {
+        const lag = appended;
+        if (first) {
+          first = false;
+          await slowRead;
+        }
+        return { indexer: { lag, committed: 0 } };
+      }, () => 0);
+      const write = bp.admit(); // a writer's sample, begun before the append below
+      appended += 50; // the producer's append, granted earlier
+      const granted = bp.room('indexer', 100);
+      release();
+      await write;
+      expect(await granted).toBe(25); // 75 - 50, not 75 from the older sample
     });
 
     it('waits while the group is three quarters of its bound behind and goes on once it catches up, writes admitted throughout', async () => {

@@ -58,14 +58,15 @@ export interface RestorePacing {
  */
 const RESTORE_SHARE = 0.75;
 
-/** How often a producer waiting for room looks again, at most (each look samples at most every `sampleMs`). */
+/** How often a producer waiting for room looks again, at most (never more often than `sampleMs`). */
 const ROOM_POLL_MS = 20;
 
 export class Backpressure implements RestorePacing {
   private sampledAt = 0;
   private latest: Readonly<Record<string, ConsumerProgress>> = {};
-  /** Records producers were given room for since the latest sample, which does not count them yet. */
-  private reservedSinceSample = 0;
+  /** Reads of the progress begun, and the number of the one `latest` came from: an older read finishing later is not kept. */
+  private readsBegun = 0;
+  private latestRead = 0;
   private sampling?: Promise<void>;
   private readonly rates = new Map<string, DrainRate>();
 
@@ -91,45 +92,48 @@ export class Backpressure implements RestorePacing {
    * RESTORE_SHARE of its bound behind (the rest is left to writers) and answers how many records,
    * up to `wanted`, fill that share. With the group caught up it answers at least one, so a tight
    * bound slows a producer, never stops it; a producer waits as long as the group stalls, which is
-   * what a background rebuild should do.
+   * what a background rebuild should do. Each look reads the progress afresh, begun after the
+   * producer's previous append, so what it appended is in the lag (a sample taken for writes,
+   * possibly begun before that append, is not enough).
    */
   async room(group: string, wanted: number): Promise<number> {
     for (;;) {
-      await this.sampled();
+      await this.read();
       const lag = this.latest[group]?.lag ?? 0;
-      const free = Math.floor(this.boundOf(group, lag) * RESTORE_SHARE) - lag - this.reservedSinceSample;
-      const caughtUp = this.reservedSinceSample === 0 && lag === 0;
-      const granted = Math.min(wanted, Math.max(free, caughtUp ? 1 : 0));
-      if (granted >= 1) {
-        this.reservedSinceSample += granted;
-        return granted;
-      }
+      const free = Math.floor(this.boundOf(group, lag) * RESTORE_SHARE) - lag;
+      const granted = Math.min(wanted, Math.max(free, lag === 0 ? 1 : 0));
+      if (granted >= 1) return granted;
       await new Promise((resolve) => setTimeout(resolve, Math.max(ROOM_POLL_MS, this.limits.sampleMs)));
     }
   }
 
-  /** Reads the consumers' progress when the latest sample is older than the interval. */
+  /** Reads the consumers' progress when the latest sample is older than the interval (one read at a time). */
   private async sampled(): Promise<void> {
     if (Date.now() - this.sampledAt <= this.limits.sampleMs) return;
-    this.sampling ??= this.readProgress().then(
-      (progress) => {
-        const at = Date.now();
-        this.sampledAt = at;
-        this.latest = progress;
-        this.reservedSinceSample = 0;
-        for (const [group, p] of Object.entries(progress)) {
-          let rate = this.rates.get(group);
-          // A consumer that commits nothing for longer than the backlog bound is more than that far behind.
-          if (!rate) this.rates.set(group, (rate = new DrainRate(undefined, MIN_LAG_FOR_BACKLOG_SECONDS, this.limits.maxBacklogSeconds * 1000)));
-          rate.record(at, p);
-        }
-        this.sampling = undefined;
-      },
-      () => {
-        this.sampling = undefined;
-      },
-    );
+    this.sampling ??= this.read().finally(() => (this.sampling = undefined));
     await this.sampling;
+  }
+
+  /** Reads the consumers' progress and keeps it, unless a read begun later was kept first; a failed read keeps the last one. */
+  private async read(): Promise<void> {
+    const number = ++this.readsBegun;
+    let progress: Readonly<Record<string, ConsumerProgress>>;
+    try {
+      progress = await this.readProgress();
+    } catch {
+      return;
+    }
+    if (number < this.latestRead) return;
+    const at = Date.now();
+    this.latestRead = number;
+    this.sampledAt = at;
+    this.latest = progress;
+    for (const [group, p] of Object.entries(progress)) {
+      let rate = this.rates.get(group);
+      // A consumer that commits nothing for longer than the backlog bound is more than that far behind.
+      if (!rate) this.rates.set(group, (rate = new DrainRate(undefined, MIN_LAG_FOR_BACKLOG_SECONDS, this.limits.maxBacklogSeconds * 1000)));
+      rate.record(at, p);
+    }
   }
 
   /** Why writes should be refused now, if they should. */
