@@ -7,6 +7,7 @@ import type { IngestResult } from './scenarios/ingest';
 import type { KafkaProduceResult } from './scenarios/kafka-produce';
 import type { LoopResult } from './scenarios/closed-loop';
 import type { OverloadResult } from './scenarios/overload';
+import type { ReadsResult } from './scenarios/reads';
 import type { RestoreResult } from './scenarios/restore';
 import type { SearchKind } from './scenarios/search';
 import type { ProfileSummary } from './profile-summary';
@@ -32,7 +33,7 @@ export interface ModeReport {
   ingest?: IngestResult;
   batch?: IngestResult;
   kafka?: KafkaProduceResult;
-  reads?: { single: LoopResult; batch: LoopResult };
+  reads?: ReadsResult;
   search?: Record<SearchKind, LoopResult>;
   restore?: RestoreResult;
   overload?: OverloadResult;
@@ -94,6 +95,7 @@ export function tableRows(report: ModeReport): [string, string, string][] {
   if (report.reads) {
     rows.push(['reads', 'entitiesV2 get', loop(report.reads.single, ['p50', 'p99'])]);
     rows.push(['reads', 'entitiesV2 batch get of 10', loop(report.reads.batch, ['p50', 'p99'])]);
+    rows.push(['reads', 'HTTP floor: GET /config', loop(report.reads.httpFloor, ['p50', 'p99'])]);
   }
   for (const [kind, r] of Object.entries(report.search ?? {})) {
     rows.push(['search', kind, loop(r, ['p50', 'p95', 'p99'])]);

@@ -37,6 +37,11 @@ export class CatalogClient {
     return this.http.send('GET', `/entitiesV2/${enc(urn)}`);
   }
 
+  /** The server's static configuration: a request that costs the catalog nothing but answering. */
+  config(): Promise<HttpReply> {
+    return this.http.send('GET', '/config');
+  }
+
   getEntities(urns: readonly string[]): Promise<HttpReply> {
     return this.http.send('GET', `/entitiesV2?ids=List(${urns.map(enc).join(',')})`);
   }

@@ -1,4 +1,8 @@
-/** `entitiesV2` reads of random catalog entities: single gets (every aspect) and batch gets of ten. */
+/**
+ * `entitiesV2` reads of random catalog entities: single gets (every aspect) and batch gets of ten;
+ * and the floor of the machine's HTTP path at the same concurrency: `GET /config`, which does no work
+ * beyond answering, so a get's tail can be told apart from the tail every request has here.
+ */
 import type { CatalogClient } from '../client/catalog-client';
 import type { SyntheticCatalog } from '../generator/catalog';
 import { Random } from '../generator/random';
@@ -11,11 +15,18 @@ export function randomUrn(catalog: SyntheticCatalog, random: Random): string {
   return catalog.shape.urn(kind, index);
 }
 
-export async function runReads(client: CatalogClient, catalog: SyntheticCatalog, bounds: LoopBounds): Promise<{ single: LoopResult; batch: LoopResult }> {
+export interface ReadsResult {
+  readonly single: LoopResult;
+  readonly batch: LoopResult;
+  readonly httpFloor: LoopResult;
+}
+
+export async function runReads(client: CatalogClient, catalog: SyntheticCatalog, bounds: LoopBounds): Promise<ReadsResult> {
   const random = new Random(catalog.options.seed + 1);
   const single = await closedLoop(bounds, () => client.getEntity(randomUrn(catalog, random)));
   const batch = await closedLoop(bounds, () =>
     client.getEntities(Array.from({ length: BATCH }, () => randomUrn(catalog, random))),
   );
-  return { single, batch };
+  const httpFloor = await closedLoop(bounds, () => client.config());
+  return { single, batch, httpFloor };
 }
