@@ -56,7 +56,12 @@ export function acTable(entityType: string): string {
 }
 
 export function createAcTable(db: EmbeddedDb, entityType: string): void {
-  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${acTable(entityType)} USING fts5(words, ${WORD_INDEX_OPTIONS}, prefix='1 2 3 4')`);
+  createAcTableNamed(db, acTable(entityType));
+}
+
+/** An autocomplete word index by its table's name (one `acTables` lists). */
+export function createAcTableNamed(db: EmbeddedDb, table: string): void {
+  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${table} USING fts5(words, ${WORD_INDEX_OPTIONS}, prefix='1 2 3 4')`);
 }
 
 /** Every autocomplete word index there is. */

@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
+import type { SearchMappings } from '@cairn/ports';
 import { openDatabase } from '../database';
 import { SqliteSearchIndex } from '../sqlite-search-index';
 import { ReaderThreads } from './reader-threads';
@@ -62,6 +63,82 @@ describe('the writer thread on a search file', () => {
       await waitUntil(async () => thread.worker !== undefined && thread.worker !== stopped);
       await index.upsertFields('dataset', 'urn:li:dataset:b', { urn: 'urn:li:dataset:b', name: 'b' });
       expect(await index.countByType(selection)).toEqual({ dataset: 2 });
+    } finally {
+      await index.close();
+      db.close();
+    }
+  });
+});
+
+describe('clearing the search file on the writer thread', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cairn-writer-clear-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const fields = new Map([
+    ['name', { type: 'WORD_GRAM' as const, autocomplete: true }],
+    ['platform', { type: 'URN' as const, autocomplete: false }],
+  ]);
+  const mappings: SearchMappings = new Map([
+    ['dataset', fields],
+    ['chart', fields],
+  ]);
+  const all = { entityTypes: ['dataset', 'chart'], filter: [], includeRemoved: false };
+  const doc = (i: number) => ({ urn: `urn:li:dataset:d${i}`, name: `daily revenue ${i}`, platform: `urn:li:dataPlatform:p${i % 3}` });
+  const suggest = (index: SqliteSearchIndex, type: string, text: string) =>
+    index.autocomplete({ entityTypes: [type], filter: [], includeRemoved: false, text, fields: [{ field: 'name', boost: 1 }], limit: 10 });
+  const onPlatform = (index: SqliteSearchIndex, platform: string) =>
+    index.search({ ...all, terms: [], rankFields: [], facets: [], filter: [[{ fields: ['platform'], condition: 'EQUAL', values: [platform], negated: false }]] }, { from: 0, size: 10 });
+
+  it('empties the file and gives back its space; field ids, autocomplete indexes and filters keep working', async () => {
+    const file = join(dir, 'cleared.db');
+    const db = openDatabase(file);
+    const index = new SqliteSearchIndex(db, mappings, { readThreads: 1, writerThread: true });
+    try {
+      const batch = index.batch();
+      for (let i = 0; i < 3000; i++) await batch.upsertFields('dataset', `urn:li:dataset:d${i}`, doc(i));
+      await batch.upsertFields('chart', 'urn:li:chart:c', { urn: 'urn:li:chart:c', name: 'weekly sales' });
+      await batch.flush();
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      const full = statSync(file).size;
+      expect((await suggest(index, 'dataset', 'reven')).urns.length).toBeGreaterThan(0);
+
+      await index.clear();
+      expect(await index.countByType(all)).toEqual({ dataset: 0, chart: 0 });
+      expect((await suggest(index, 'dataset', 'reven')).urns).toEqual([]);
+      expect((await onPlatform(index, 'urn:li:dataPlatform:p1')).total).toBe(0);
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      expect(statSync(file).size).toBeLessThan(full / 10);
+
+      // The index fills again through the same fields and word indexes.
+      await index.upsertFields('dataset', 'urn:li:dataset:d1', doc(1));
+      await index.upsertFields('chart', 'urn:li:chart:c', { urn: 'urn:li:chart:c', name: 'weekly sales' });
+      expect((await suggest(index, 'dataset', 'reven')).urns).toEqual(['urn:li:dataset:d1']);
+      expect((await suggest(index, 'chart', 'sal')).urns).toEqual(['urn:li:chart:c']);
+      expect((await onPlatform(index, 'urn:li:dataPlatform:p1')).hits.map((h) => h.urn)).toEqual(['urn:li:dataset:d1']);
+    } finally {
+      await index.close();
+      db.close();
+    }
+    // A file emptied this way opens again as any other.
+    const reopened = openDatabase(file);
+    const again = new SqliteSearchIndex(reopened, mappings, { readThreads: 1, writerThread: true });
+    try {
+      expect(await again.countByType(all)).toEqual({ dataset: 1, chart: 1 });
+      expect(reopened.pragma('integrity_check', { simple: true })).toBe('ok');
+    } finally {
+      await again.close();
+      reopened.close();
+    }
+  });
+
+  it('applies writes sent while the file is being emptied after it, in the order sent', async () => {
+    const db = openDatabase(join(dir, 'ordered.db'));
+    const index = new SqliteSearchIndex(db, mappings, { readThreads: 1, writerThread: true });
+    try {
+      await index.upsertFields('dataset', 'urn:li:dataset:d0', doc(0));
+      const cleared = index.clear();
+      const written = index.upsertFields('dataset', 'urn:li:dataset:d1', doc(1));
+      await Promise.all([cleared, written]);
+      expect((await index.search({ ...all, terms: [], rankFields: [], facets: [] }, { from: 0, size: 10 })).hits.map((h) => h.urn)).toEqual(['urn:li:dataset:d1']);
     } finally {
       await index.close();
       db.close();

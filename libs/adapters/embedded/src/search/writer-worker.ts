@@ -1,12 +1,14 @@
 /**
  * The search engine's writer thread: the only connection that writes the search file. Each `apply`
- * is one transaction; its reply tells the caller what readers' memory must learn.
+ * is one transaction; its reply tells the caller what readers' memory must learn. A `clear` copies
+ * an empty file over the search file; requests that arrive meanwhile wait for it, in order.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { SearchMappings } from '@cairn/ports';
 import { openWriteConnection, type DatabaseOptions } from '../database';
 import { answer } from './call-thread';
 import { DocumentWriter } from './document-writer';
+import { replaceWithEmpty } from './empty-file';
 import type { MemoryUpdate } from './reader-state';
 import { FieldRegistry, type NewField } from './search-tables';
 import type { WriterCommitted, WriterRequest } from './worker-messages';
@@ -30,7 +32,14 @@ function taken(): WriterCommitted {
   return out;
 }
 
-port.on('message', (m: WriterRequest) => {
+/** Requests that arrived while the file was being emptied. */
+let waiting: WriterRequest[] | undefined;
+
+function receive(m: WriterRequest): void {
+  if (waiting) {
+    waiting.push(m);
+    return;
+  }
   switch (m.type) {
     case 'apply':
       // A write that fails rolls back before it reports anything committed.
@@ -42,10 +51,27 @@ port.on('message', (m: WriterRequest) => {
       );
       return;
     case 'clear':
-      port.postMessage(answer(m.id, () => writer.clear()));
+      waiting = [];
+      replaceWithEmpty(db, file).then(
+        () => cleared(m.id),
+        (err: unknown) => cleared(m.id, err),
+      );
       return;
     case 'close':
       db.close();
       port.close();
   }
-});
+}
+
+function cleared(id: number, err?: unknown): void {
+  port.postMessage(
+    answer(id, () => {
+      if (err !== undefined) throw err;
+    }),
+  );
+  const next = waiting ?? [];
+  waiting = undefined;
+  for (const m of next) receive(m);
+}
+
+port.on('message', receive);
