@@ -28,6 +28,9 @@ import { createSearchTables, FieldRegistry } from './search/search-tables';
 import { moveSearchTables } from './search/search-file';
 import { WriterThread, type DocumentWrites } from './search/writer-thread';
 
+/** Documents of a batch sent to the writer thread together, while the rest of the batch is projected. */
+const PART_WRITES = 500;
+
 export interface SearchIndexOptions {
   /**
    * Threads answering queries, each with its own connection (0: queries run in the caller's
@@ -118,6 +121,15 @@ export class SqliteSearchIndex implements SearchIndex {
   batch(): SearchWriteBatch {
     let writes: DocumentWrite[] = [];
     let pending = new Map<string, SearchFields>();
+    // On a writer thread, every PART_WRITES documents go out as a part of the batch's transaction:
+    // the thread writes them while this one projects the rest.
+    let parted = this.writes.batch?.();
+    const taken = () => {
+      const out = writes;
+      writes = [];
+      pending = new Map();
+      return out;
+    };
     return {
       upsertFields: async (entityType, urn, fields) => {
         const key = `${entityType}\u0000${urn}`;
@@ -127,6 +139,7 @@ export class SqliteSearchIndex implements SearchIndex {
           const own = { ...fields };
           pending.set(key, own);
           writes.push({ kind: 'upsert', entityType, urn, fields: own });
+          if (parted && writes.length >= PART_WRITES) parted.send(taken());
         }
       },
       deleteDocument: async (entityType, urn) => {
@@ -134,10 +147,10 @@ export class SqliteSearchIndex implements SearchIndex {
         writes.push({ kind: 'delete', entityType, urn });
       },
       flush: async () => {
-        const batch = writes;
-        writes = [];
-        pending = new Map();
-        await this.writes.apply(batch);
+        const last = taken();
+        const transaction = parted;
+        parted = this.writes.batch?.();
+        await (transaction ? transaction.commit(last) : this.writes.apply(last));
       },
     };
   }

@@ -41,6 +41,8 @@ export class DocumentWriter {
   /** By entity type: statements of its autocomplete word index, created with its first words. */
   private readonly acStatements = new Map<string, { insert: Statement; remove: Statement }>();
   private termChanges = new Map<string, RowChange>();
+  /** What the open transaction of `openPart` has changed so far, for readers once it commits. */
+  private open: (MemoryUpdate | undefined)[] | undefined;
 
   constructor(
     private readonly db: EmbeddedDb,
@@ -61,9 +63,7 @@ export class DocumentWriter {
     };
     this.upsertTx = db.transaction((entityType: string, urn: string, fields: SearchFields) => this.withRowChanges(() => this.upsertSync(entityType, urn, fields)));
     this.deleteTx = db.transaction((entityType: string, urn: string) => this.withRowChanges(() => this.deleteSync(entityType, urn)));
-    this.batchTx = db.transaction((writes: readonly DocumentWrite[]) =>
-      this.withRowChanges(() => writes.map((w) => (w.kind === 'upsert' ? this.upsertSync(w.entityType, w.urn, w.fields) : this.deleteSync(w.entityType, w.urn)))),
-    );
+    this.batchTx = db.transaction((writes: readonly DocumentWrite[]) => this.withRowChanges(() => writes.map((w) => this.writeSync(w))));
   }
 
   /** Runs `work` (inside a transaction), then writes the value and term rows it changed. */
@@ -71,6 +71,11 @@ export class DocumentWriter {
     this.valueChanges = new Map();
     this.termChanges = new Map();
     const result = work();
+    this.writeRowChanges();
+    return result;
+  }
+
+  private writeRowChanges(): void {
     for (const c of inKeyOrder(this.valueChanges)) {
       if (c.present) this.stmts.insertValue.run(c.fieldId, c.text, c.docId, numericValue(c.text));
       else this.stmts.deleteValue.run(c.fieldId, c.text, c.docId);
@@ -79,12 +84,56 @@ export class DocumentWriter {
       if (c.present) this.stmts.insertTerm.run(c.fieldId, c.text, c.docId);
       else this.stmts.deleteTerm.run(c.fieldId, c.text, c.docId);
     }
-    return result;
   }
 
   /** Several writes in one transaction: the way to keep up with a busy change log. */
   applyAll(writes: readonly DocumentWrite[]): void {
     this.committed(this.rolledBackOnError(() => this.batchTx(writes)));
+  }
+
+  /**
+   * A transaction applied in parts as they arrive (`openPart` for each, then `commitOpen`), so a
+   * large batch's writing overlaps the caller's preparing of its next part; its value and term
+   * rows are still written once, in key order, when it commits. A part that fails rolls the whole
+   * transaction back.
+   */
+  openPart(writes: readonly DocumentWrite[]): void {
+    if (!this.open) {
+      this.db.exec('BEGIN');
+      this.valueChanges = new Map();
+      this.termChanges = new Map();
+      this.open = [];
+    }
+    try {
+      for (const w of writes) this.open.push(this.writeSync(w));
+    } catch (err) {
+      this.rollbackOpen();
+      throw err;
+    }
+  }
+
+  /** Commits the parts applied since the first `openPart`, `writes` being its last part. */
+  commitOpen(writes: readonly DocumentWrite[]): void {
+    this.openPart(writes);
+    try {
+      this.writeRowChanges();
+      this.db.exec('COMMIT');
+    } catch (err) {
+      this.rollbackOpen();
+      throw err;
+    }
+    const updates = this.open!;
+    this.open = undefined;
+    this.committed(updates);
+  }
+
+  /** Gives up the parts applied so far (what a rollback removed, the registry forgets too). */
+  rollbackOpen(): void {
+    if (!this.open) return;
+    if (this.db.inTransaction) this.db.exec('ROLLBACK');
+    this.open = undefined;
+    this.acStatements.clear();
+    this.fieldRegistry.forgetAdded();
   }
 
   upsert(entityType: string, urn: string, fields: SearchFields): void {
@@ -114,6 +163,10 @@ export class DocumentWriter {
       this.fieldRegistry.takeAdded(),
       updates.filter((u): u is MemoryUpdate => u !== undefined),
     );
+  }
+
+  private writeSync(w: DocumentWrite): MemoryUpdate | undefined {
+    return w.kind === 'upsert' ? this.upsertSync(w.entityType, w.urn, w.fields) : this.deleteSync(w.entityType, w.urn);
   }
 
   private deleteSync(entityType: string, urn: string): MemoryUpdate | undefined {

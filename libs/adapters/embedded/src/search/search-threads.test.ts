@@ -70,6 +70,100 @@ describe('the writer thread on a search file', () => {
   });
 });
 
+describe('a batch sent to the writer thread in parts', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cairn-writer-parts-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const selection = { entityTypes: ['dataset'], filter: [], includeRemoved: false };
+  const urn = (i: number) => `urn:li:dataset:d${i}`;
+  let n = 0;
+
+  async function withIndex(work: (index: SqliteSearchIndex) => Promise<void>): Promise<void> {
+    const db = openDatabase(join(dir, `parts-${n++}.db`));
+    const index = new SqliteSearchIndex(db, new Map(), { readThreads: 1, writerThread: true });
+    try {
+      await work(index);
+    } finally {
+      await index.close();
+      db.close();
+    }
+  }
+
+  async function upsert(batch: ReturnType<SqliteSearchIndex['batch']>, from: number, count: number): Promise<void> {
+    for (let i = from; i < from + count; i++) await batch.upsertFields('dataset', urn(i), { urn: urn(i), name: `d${i}` });
+  }
+
+  it('commits every part together: nothing of the batch is searchable before its flush', async () => {
+    await withIndex(async (index) => {
+      const batch = index.batch();
+      await upsert(batch, 0, 1200);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(await index.countByType(selection)).toEqual({ dataset: 0 });
+      await batch.flush();
+      expect(await index.countByType(selection)).toEqual({ dataset: 1200 });
+    });
+  });
+
+  it('rolls the whole batch back when one part fails, parts already applied included', async () => {
+    await withIndex(async (index) => {
+      const batch = index.batch();
+      await upsert(batch, 0, 600);
+      // A value the writer cannot serialize: the second part fails inside the writer thread.
+      await batch.upsertFields('dataset', urn(600), { urn: urn(600), size: 1n } as never);
+      await upsert(batch, 601, 499);
+      await expect(batch.flush()).rejects.toThrow(/BigInt/);
+      expect(await index.countByType(selection)).toEqual({ dataset: 0 });
+      const again = index.batch();
+      await upsert(again, 0, 10);
+      await again.flush();
+      expect(await index.countByType(selection)).toEqual({ dataset: 10 });
+    });
+  });
+
+  it('fails the batch when the writer restarted between its parts, and the batch applied again goes through', async () => {
+    await withIndex(async (index) => {
+      const thread = (index as unknown as { writes: { thread: { worker: Worker | undefined } } }).writes.thread;
+      const batch = index.batch();
+      await upsert(batch, 0, 600);
+      // Failure injection: the thread stops with the first part in its open transaction.
+      const stopped = thread.worker!;
+      await stopped.terminate();
+      await waitUntil(async () => thread.worker !== undefined && thread.worker !== stopped);
+      await upsert(batch, 600, 100);
+      await expect(batch.flush()).rejects.toThrow(/lost/);
+      expect(await index.countByType(selection)).toEqual({ dataset: 0 });
+      const again = index.batch();
+      await upsert(again, 0, 700);
+      await again.flush();
+      expect(await index.countByType(selection)).toEqual({ dataset: 700 });
+    });
+  });
+
+  it('runs a clear sent while a batch is open after the batch commits, not inside it', async () => {
+    await withIndex(async (index) => {
+      const batch = index.batch();
+      await upsert(batch, 0, 600);
+      const cleared = index.clear();
+      await upsert(batch, 600, 100);
+      await batch.flush();
+      await cleared;
+      expect(await index.countByType(selection)).toEqual({ dataset: 0 });
+      await index.upsertFields('dataset', urn(1), { urn: urn(1), name: 'after' });
+      expect(await index.countByType(selection)).toEqual({ dataset: 1 });
+    });
+  });
+
+  it('gives up a batch that was never committed once the next batch starts', async () => {
+    await withIndex(async (index) => {
+      const abandoned = index.batch();
+      await upsert(abandoned, 0, 600);
+      const next = index.batch();
+      await upsert(next, 1000, 3);
+      await next.flush();
+      expect(await index.countByType(selection)).toEqual({ dataset: 3 });
+    });
+  });
+});
+
 describe('clearing the search file on the writer thread', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cairn-writer-clear-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

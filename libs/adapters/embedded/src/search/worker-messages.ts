@@ -10,9 +10,14 @@ export type WorkerRequest =
   | { readonly type: 'call'; readonly id: number; readonly method: ReadMethod; readonly args: unknown[] }
   | { readonly type: 'close' };
 
-/** To the writer thread: writes applied in one transaction, or every document removed. */
+/**
+ * To the writer thread: writes applied in one transaction, or every document removed. A batch's
+ * transaction may arrive in parts: `part`s (no reply), then the `apply` that commits it, which
+ * says how many parts were sent so that parts lost with a restarted thread fail the batch.
+ */
 export type WriterRequest =
-  | { readonly type: 'apply'; readonly id: number; readonly writes: readonly DocumentWrite[] }
+  | { readonly type: 'apply'; readonly id: number; readonly writes: readonly DocumentWrite[]; readonly batch?: { readonly id: number; readonly parts: number } }
+  | { readonly type: 'part'; readonly batch: number; readonly writes: readonly DocumentWrite[] }
   | { readonly type: 'clear'; readonly id: number }
   | { readonly type: 'close' };
 

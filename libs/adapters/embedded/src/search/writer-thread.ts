@@ -16,11 +16,23 @@ export interface DocumentWrites {
   apply(writes: readonly DocumentWrite[]): Promise<void>;
   clear(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Where writing can overlap the caller's work: a large batch's transaction sent in parts, each
+   * applied as it arrives and all committed by the batch's `commit`.
+   */
+  batch?(): PartedTransaction;
+}
+
+export interface PartedTransaction {
+  send(writes: readonly DocumentWrite[]): void;
+  /** Applies the last part and commits; fails if any part failed or was lost. */
+  commit(writes: readonly DocumentWrite[]): Promise<void>;
 }
 
 export class WriterThread implements DocumentWrites {
   private readonly thread: CallThread<WriterRequest>;
   private nextId = 0;
+  private nextBatch = 0;
 
   constructor(
     file: string,
@@ -33,8 +45,24 @@ export class WriterThread implements DocumentWrites {
 
   async apply(writes: readonly DocumentWrite[]): Promise<void> {
     if (writes.length === 0) return;
+    await this.committed({ writes });
+  }
+
+  batch(): PartedTransaction {
+    const batch = this.nextBatch++;
+    let parts = 0;
+    return {
+      send: (writes) => {
+        parts++;
+        this.thread.post({ type: 'part', batch, writes });
+      },
+      commit: (writes) => (parts === 0 && writes.length === 0 ? Promise.resolve() : this.committed({ writes, batch: { id: batch, parts } })),
+    };
+  }
+
+  private async committed(request: { writes: readonly DocumentWrite[]; batch?: { id: number; parts: number } }): Promise<void> {
     const id = this.nextId++;
-    const { fields, updates } = await this.thread.call<WriterCommitted>(id, { type: 'apply', id, writes });
+    const { fields, updates } = await this.thread.call<WriterCommitted>(id, { type: 'apply', id, ...request });
     this.readers.committed(fields, updates);
   }
 

@@ -1,7 +1,8 @@
 /**
  * The search engine's writer thread: the only connection that writes the search file. Each `apply`
- * is one transaction; its reply tells the caller what readers' memory must learn. A `clear` copies
- * an empty file over the search file; requests that arrive meanwhile wait for it, in order.
+ * is one transaction (a batch's may have arrived in `part`s before it); its reply tells the caller
+ * what readers' memory must learn. A `clear` copies an empty file over the search file; requests
+ * that arrive meanwhile wait for it, in order.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { SearchMappings } from '@cairn/ports';
@@ -32,35 +33,88 @@ function taken(): WriterCommitted {
   return out;
 }
 
-/** Requests that arrived while the file was being emptied. */
-let waiting: WriterRequest[] | undefined;
+/** The batch whose parts are applied in the open transaction: how many arrived, and the first failure. */
+let open: { id: number; parts: number; failed?: unknown } | undefined;
+/** While the file is being emptied, every request; while a batch is open, requests of no batch. Run once that ends, in order. */
+let held: WriterRequest[] = [];
+let clearing = false;
+
+function batchOf(m: WriterRequest): number | undefined {
+  return m.type === 'part' ? m.batch : m.type === 'apply' ? m.batch?.id : undefined;
+}
 
 function receive(m: WriterRequest): void {
-  if (waiting) {
-    waiting.push(m);
+  const batch = batchOf(m);
+  if (clearing || (open && batch === undefined && m.type !== 'close')) {
+    held.push(m);
     return;
   }
+  // A request of another batch: the open one was given up (its caller failed before committing it).
+  if (open && batch !== open.id) {
+    writer.rollbackOpen();
+    ended();
+  }
   switch (m.type) {
+    case 'part':
+      part(m);
+      return;
     case 'apply':
-      // A write that fails rolls back before it reports anything committed.
-      port.postMessage(
-        answer(m.id, () => {
-          writer.applyAll(m.writes);
-          return taken();
-        }),
-      );
+      if (m.batch) {
+        const b = m.batch;
+        // A write that fails rolls back before it reports anything committed.
+        port.postMessage(answer(m.id, () => finish(m, b)));
+        ended();
+      } else {
+        port.postMessage(
+          answer(m.id, () => {
+            writer.applyAll(m.writes);
+            return taken();
+          }),
+        );
+      }
       return;
     case 'clear':
-      waiting = [];
+      clearing = true;
       replaceWithEmpty(db, file).then(
         () => cleared(m.id),
         (err: unknown) => cleared(m.id, err),
       );
       return;
     case 'close':
+      writer.rollbackOpen();
       db.close();
       port.close();
   }
+}
+
+function part(m: WriterRequest & { type: 'part' }): void {
+  open ??= { id: m.batch, parts: 0 };
+  open.parts++;
+  if (open.failed !== undefined) return;
+  try {
+    writer.openPart(m.writes);
+  } catch (err) {
+    open.failed = err;
+  }
+}
+
+/** The last part of a batch: commits it, unless a part failed or was lost. */
+function finish(m: WriterRequest & { type: 'apply' }, batch: { id: number; parts: number }): WriterCommitted {
+  const failed = open?.failed;
+  const arrived = open?.parts ?? 0;
+  if (failed !== undefined) throw failed;
+  if (arrived !== batch.parts) {
+    writer.rollbackOpen();
+    throw new Error(`${batch.parts - arrived} of the batch's parts were lost (the search writer restarted); the batch is applied again`);
+  }
+  writer.commitOpen(m.writes);
+  return taken();
+}
+
+/** The open batch committed or was given up: what waited for it runs. */
+function ended(): void {
+  open = undefined;
+  release();
 }
 
 function cleared(id: number, err?: unknown): void {
@@ -69,9 +123,14 @@ function cleared(id: number, err?: unknown): void {
       if (err !== undefined) throw err;
     }),
   );
-  const next = waiting ?? [];
-  waiting = undefined;
-  for (const m of next) receive(m);
+  clearing = false;
+  release();
+}
+
+function release(): void {
+  const waiting = held;
+  held = [];
+  for (const m of waiting) receive(m);
 }
 
 port.on('message', receive);
