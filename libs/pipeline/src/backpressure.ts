@@ -58,7 +58,10 @@ export interface RestorePacing {
  */
 const RESTORE_SHARE = 0.75;
 
-/** How often a producer waiting for room looks again, at most (never more often than `sampleMs`). */
+/**
+ * How often a producer waiting for room looks again: a look is two indexed reads, and each
+ * millisecond between the indexer's commit and the next append is one it may spend waiting.
+ */
 const ROOM_POLL_MS = 20;
 
 export class Backpressure implements RestorePacing {
@@ -103,7 +106,7 @@ export class Backpressure implements RestorePacing {
       const free = Math.floor(this.boundOf(group, lag) * RESTORE_SHARE) - lag;
       const granted = Math.min(wanted, Math.max(free, lag === 0 ? 1 : 0));
       if (granted >= 1) return granted;
-      await new Promise((resolve) => setTimeout(resolve, Math.max(ROOM_POLL_MS, this.limits.sampleMs)));
+      await new Promise((resolve) => setTimeout(resolve, ROOM_POLL_MS));
     }
   }
 

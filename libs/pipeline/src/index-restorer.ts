@@ -107,6 +107,9 @@ export class IndexRestorer {
         const page = await pages.next();
         if (page.done) exhausted = true;
         else ahead = ahead.concat(page.value);
+        // Between pages the indexer takes what was just appended (its timers and replies wait
+        // otherwise): the writer thread works while this thread reads ahead, not after it.
+        await new Promise((resolve) => setImmediate(resolve));
       }
       if (ahead.length === 0) return { total, restored };
       const n = await this.pacing.room(this.indexerGroup, ahead.length);

@@ -51,6 +51,8 @@ export class SqliteEventLog<T> implements EventLog<T> {
     this.stmts = {
       insert: db.prepare('INSERT INTO log_records (topic, seq, key, value, ts, headers) VALUES (?, ?, ?, ?, ?, ?)'),
       read: db.prepare('SELECT seq, key, value, ts, headers FROM log_records WHERE topic = ? AND seq > ? ORDER BY seq LIMIT ?'),
+      readKept: db.prepare('SELECT seq, key, NULL AS value, ts, headers FROM log_records WHERE topic = ? AND seq > ? ORDER BY seq LIMIT ?'),
+      value: db.prepare('SELECT value FROM log_records WHERE topic = ? AND seq = ?').pluck(),
       offset: db.prepare('SELECT seq FROM log_offsets WHERE topic = ? AND grp = ?'),
       commit: db.prepare('INSERT INTO log_offsets (topic, grp, seq) VALUES (?, ?, ?) ON CONFLICT (topic, grp) DO UPDATE SET seq = excluded.seq'),
       minOffset: db.prepare('SELECT MIN(seq) AS seq FROM log_offsets WHERE topic = ?'),
@@ -146,7 +148,13 @@ export class SqliteEventLog<T> implements EventLog<T> {
       this.stmts.commit.run(this.topic, group, this.nextSeq - 1);
     }
     this.consumers.set(group, this.committedSeq(group));
-    const read = () => this.stmts.read.all(this.topic, this.committedSeq(group), maxBatch) as { seq: number; key: string; value: string; ts: number; headers: string | null }[];
+    // Records this process appended are kept in memory from the oldest unread one on: their JSON,
+    // most of what a batch weighs, is then not read back from the table at all.
+    const read = () => {
+      const after = this.committedSeq(group);
+      const statement = this.recent.has(after + 1) ? this.stmts.readKept : this.stmts.read;
+      return statement.all(this.topic, after, maxBatch) as { seq: number; key: string; value: string | null; ts: number; headers: string | null }[];
+    };
     const loop = async () => {
       while (!stopped) {
         let rows = read();
@@ -161,7 +169,7 @@ export class SqliteEventLog<T> implements EventLog<T> {
         const records = rows.map((r) => ({
           id: `0:${r.seq}`,
           key: r.key,
-          value: this.recent.get(r.seq)?.value ?? (JSON.parse(r.value) as T),
+          value: this.recent.get(r.seq)?.value ?? (JSON.parse(r.value ?? (this.stmts.value.get(this.topic, r.seq) as string)) as T),
           timestamp: r.ts,
           headers: r.headers ? JSON.parse(r.headers) : {},
         }));
