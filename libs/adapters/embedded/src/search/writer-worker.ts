@@ -49,7 +49,8 @@ function receive(m: WriterRequest): void {
     held.push(m);
     return;
   }
-  // A request of another batch: the open one was given up (its caller failed before committing it).
+  // Another batch's request, or `close`: the open batch was given up (its caller failed before
+  // committing it, or the thread is stopping) and is rolled back.
   if (open && batch !== open.id) {
     writer.rollbackOpen();
     ended();
@@ -81,7 +82,6 @@ function receive(m: WriterRequest): void {
       );
       return;
     case 'close':
-      writer.rollbackOpen();
       db.close();
       port.close();
   }
