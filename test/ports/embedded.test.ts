@@ -184,6 +184,42 @@ describe('SQLite event log: values appended in this process', () => {
   });
 });
 
+describe('SQLite event log: batches taken before they are durable', () => {
+  it('delivers the next batch while the one before becomes durable, and commits them in order', async () => {
+    const { db, close } = freshDb();
+    try {
+      const log = new SqliteEventLog<{ label: string }>(db, 'taken');
+      await log.append(['a', 'b', 'c'].map((label) => ({ key: 'k', value: { label } })));
+      const seen: string[] = [];
+      const release = new Map<string, () => void>();
+      const consumer = log.consume(
+        'g',
+        async (batch) => {
+          const label = batch[0].value.label;
+          seen.push(label);
+          return { durable: new Promise<void>((resolve) => release.set(label, resolve)) };
+        },
+        { maxBatch: 1 },
+      );
+      await waitFor(() => seen.length === 2, 5000, 'a second batch before the first is durable');
+      expect(seen).toEqual(['a', 'b']);
+      expect(await log.lag('g')).toBe(3);
+      // The second batch durable first: nothing is committed before the first is.
+      release.get('b')!();
+      await new Promise((r) => setTimeout(r, 30));
+      expect(await log.lag('g')).toBe(3);
+      release.get('a')!();
+      await waitFor(async () => (await log.lag('g')) === 1 && seen.length === 3, 5000, 'both committed, the third delivered');
+      release.get('c')!();
+      await waitFor(async () => (await log.lag('g')) === 0, 5000, 'the third committed');
+      await consumer.stop();
+      expect(seen).toEqual(['a', 'b', 'c']);
+    } finally {
+      await close();
+    }
+  });
+});
+
 describe('SQLite search index: rows follow the documents', () => {
   const rowCounts = (db: EmbeddedDb) => ({
     values: (db.prepare('SELECT COUNT(*) AS n FROM search_values').get() as { n: number }).n,

@@ -220,6 +220,53 @@ export function describeEventLogContract<T = { label: string }>(name: string, op
       }
     });
 
+    it('commits a taken batch once it is durable, not when the handler answers', async () => {
+      const grp = newGroup();
+      await log.append(records(['a', 'b']));
+      let release!: () => void;
+      const durable = new Promise<void>((r) => (release = r));
+      const delivered: LogRecord<T>[] = [];
+      consumers.push(
+        log.consume(grp, async (batch) => {
+          delivered.push(...batch);
+          return { durable };
+        }),
+      );
+      await waitFor(() => delivered.length === 2, timeoutMs, 'delivery');
+      await new Promise((r) => setTimeout(r, 30));
+      expect(await log.lag(grp)).toBe(2);
+      release();
+      await waitFor(async () => (await log.lag(grp)) === 0, timeoutMs, 'commit');
+    });
+
+    it('delivers a batch that failed to become durable again, with every batch after it', async () => {
+      const warn = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+      try {
+        const grp = newGroup();
+        await log.append(records(['a', 'b', 'c']));
+        const calls: string[] = [];
+        consumers.push(
+          log.consume(
+            grp,
+            async (batch) => {
+              const at = label(batch[0].value);
+              calls.push(at);
+              // The first delivery of `a` fails to become durable, after the handler answered.
+              const fails = at === 'a' && calls.length === 1;
+              return { durable: new Promise<void>((resolve, reject) => setTimeout(() => (fails ? reject(new Error('commit lost')) : resolve()), 20)) };
+            },
+            { maxBatch: 1 },
+          ),
+        );
+        await waitFor(async () => (await log.lag(grp)) === 0, timeoutMs, 'every record committed');
+        expect(calls.filter((c) => c === 'a')).toHaveLength(2);
+        // Whatever was delivered while `a` was failing comes again after it, in order.
+        expect(calls.slice(calls.lastIndexOf('a'))).toEqual(['a', 'b', 'c']);
+      } finally {
+        warn.mockRestore();
+      }
+    });
+
     it('stops: the last batch is committed, later records wait for the next consumer of the group', async () => {
       const grp = newGroup();
       await log.append(records(['a', 'b']));

@@ -4,7 +4,7 @@
  */
 import { canonicalJson, type Registry } from '@cairn/core';
 import type { MetadataChangeLog } from '@cairn/events';
-import type { GraphIndex, LogRecord, SearchFields, SearchIndex, SystemMetadataIndex, TimeseriesIndex } from '@cairn/ports';
+import type { BatchTaken, GraphIndex, LogRecord, SearchFields, SearchIndex, SystemMetadataIndex, TimeseriesIndex } from '@cairn/ports';
 import { edgesOf, searchFieldsOf } from '@cairn/search';
 
 type SearchWrites = Pick<SearchIndex, 'upsertFields' | 'deleteDocument'>;
@@ -37,6 +37,14 @@ export class SearchProjector {
 
   /** The batch's writes go out together where the indexes can batch them, before the batch counts as handled. */
   async handleBatch(batch: LogRecord<MetadataChangeLog>[]): Promise<void> {
+    await (await this.takeBatch(batch)).durable;
+  }
+
+  /**
+   * Projects the batch and sends its writes, answering once they are sent: an index that writes on
+   * a thread of its own (or a server) makes them durable while the next batch is projected here.
+   */
+  async takeBatch(batch: LogRecord<MetadataChangeLog>[]): Promise<BatchTaken> {
     const search = this.search.batch?.();
     const graph = this.graph.batch?.();
     const systemMetadata = this.systemMetadata?.batch?.();
@@ -47,7 +55,7 @@ export class SearchProjector {
       if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
     }
     // Together: an index that writes on a thread of its own does so while the others write here.
-    await Promise.all([search?.flush(), graph?.flush(), systemMetadata?.flush()]);
+    return { durable: Promise.all([search?.flush(), graph?.flush(), systemMetadata?.flush()]).then(() => undefined) };
   }
 
   project(mcl: MetadataChangeLog): Promise<void> {

@@ -21,6 +21,17 @@ export interface Consumer {
   stop(): Promise<void>;
 }
 
+/**
+ * What a handler may answer instead of nothing: it has taken the batch, whose effects are durable
+ * once `durable` resolves. The log may deliver the next batch meanwhile, so the handler prepares
+ * one while the last is written.
+ */
+export interface BatchTaken {
+  readonly durable: Promise<void>;
+}
+
+export type BatchHandler<T> = (batch: LogRecord<T>[]) => Promise<void | BatchTaken>;
+
 export interface ConsumeOptions {
   readonly maxBatch?: number;
   /**
@@ -41,10 +52,12 @@ export interface EventLog<T> {
   append(records: ReadonlyArray<NewRecord<T>>): Promise<string[]>;
   /**
    * Delivers records in order per key, at least once: a batch's position is committed only
-   * after the handler resolves. A handler that throws is retried (it must route poison
-   * records elsewhere itself rather than throw for them).
+   * after the handler resolves (and, when it answers a BatchTaken, once that batch is durable;
+   * positions are committed in order). A handler that throws, or whose batch fails to become
+   * durable, gets the batch again, with every batch after it (it must route poison records
+   * elsewhere itself rather than throw for them).
    */
-  consume(group: string, handler: (batch: LogRecord<T>[]) => Promise<void>, options?: ConsumeOptions): Consumer;
+  consume(group: string, handler: BatchHandler<T>, options?: ConsumeOptions): Consumer;
   /** Records appended but not yet committed by the group. */
   lag(group: string): Promise<number>;
   /** The group's lag, and how many records it has committed in all (a count that only grows), for the rate it consumes at. */

@@ -1,6 +1,6 @@
 /** EventLog on SQLite: one table of records per topic, committed offsets per consumer group. */
 import { EventEmitter } from 'node:events';
-import type { Consumer, ConsumeOptions, ConsumerProgress, EventLog, LogRecord, NewRecord } from '@cairn/ports';
+import type { BatchHandler, Consumer, ConsumeOptions, ConsumerProgress, EventLog, NewRecord } from '@cairn/ports';
 import type { EmbeddedDb } from './database';
 
 const POLL_MS = 1000;
@@ -127,7 +127,7 @@ export class SqliteEventLog<T> implements EventLog<T> {
     }
   }
 
-  consume(group: string, handler: (batch: LogRecord<T>[]) => Promise<void>, options: ConsumeOptions = {}): Consumer {
+  consume(group: string, handler: BatchHandler<T>, options: ConsumeOptions = {}): Consumer {
     const maxBatch = options.maxBatch ?? 500;
     let stopped = false;
     let wake: (() => void) | undefined;
@@ -150,21 +150,55 @@ export class SqliteEventLog<T> implements EventLog<T> {
     this.consumers.set(group, this.committedSeq(group));
     // Records this process appended are kept in memory from the oldest unread one on: their JSON,
     // most of what a batch weighs, is then not read back from the table at all.
-    const read = () => {
-      const after = this.committedSeq(group);
+    const read = (after: number) => {
       const statement = this.recent.has(after + 1) ? this.stmts.readKept : this.stmts.read;
       return statement.all(this.topic, after, maxBatch) as { seq: number; key: string; value: string | null; ts: number; headers: string | null }[];
     };
+    const commit = (through: number) => {
+      this.stmts.commit.run(this.topic, group, through);
+      this.consumers.set(group, through);
+      this.forgetRead();
+      if (++this.commitsSinceTrim >= TRIM_EVERY_COMMITS) this.trim();
+    };
+    const failed = (err: unknown) => {
+      process.emitWarning(`consumer ${group} on ${this.topic} failed, retrying: ${(err as Error).message}`);
+      return false;
+    };
     const loop = async () => {
+      // At most one batch is taken and not yet durable while the next is handled; positions are
+      // committed in order, and a failure delivers again from the last committed one.
+      let readAfter = this.committedSeq(group);
+      let settling: { through: number; durable: Promise<boolean> } | undefined;
+      const settle = async (): Promise<boolean> => {
+        const batch = settling;
+        settling = undefined;
+        if (!batch) return true;
+        if (!(await batch.durable)) return false;
+        commit(batch.through);
+        return true;
+      };
+      const retry = async () => {
+        readAfter = this.committedSeq(group);
+        await sleep(RETRY_MS);
+      };
       while (!stopped) {
-        let rows = read();
+        let rows = read(readAfter);
         if (rows.length === 0) {
-          await sleep(POLL_MS);
+          // A batch still becoming durable is committed when it is, unless records come first.
+          if (!settling) {
+            await sleep(POLL_MS);
+            continue;
+          }
+          const durable = await Promise.race([settling.durable.then(() => true), sleep(POLL_MS).then(() => false)]);
+          wake?.();
+          if (durable && !(await settle())) await retry();
           continue;
         }
-        if (rows.length < maxBatch && options.lingerMs) {
+        // Lingering gathers records while nothing else is under way; while a batch settles, the
+        // next is taken at once and gathers for as long as that commit takes.
+        if (rows.length < maxBatch && options.lingerMs && !settling) {
           await new Promise((r) => setTimeout(r, options.lingerMs));
-          rows = read();
+          rows = read(readAfter);
         }
         const records = rows.map((r) => ({
           id: `0:${r.seq}`,
@@ -173,18 +207,27 @@ export class SqliteEventLog<T> implements EventLog<T> {
           timestamp: r.ts,
           headers: r.headers ? JSON.parse(r.headers) : {},
         }));
+        // Whether a batch the handler answered for became durable, known from the start (a
+        // rejection waits for the earlier batch's commit here, not unhandled).
+        let durable: Promise<boolean> | undefined;
         try {
-          await handler(records);
+          durable = (await handler(records))?.durable.then(() => true, failed);
         } catch (err) {
-          process.emitWarning(`consumer ${group} on ${this.topic} failed, retrying: ${(err as Error).message}`);
-          await sleep(RETRY_MS);
+          failed(err);
+          await settle();
+          await retry();
           continue;
         }
-        this.stmts.commit.run(this.topic, group, rows[rows.length - 1].seq);
-        this.consumers.set(group, rows[rows.length - 1].seq);
-        this.forgetRead();
-        if (++this.commitsSinceTrim >= TRIM_EVERY_COMMITS) this.trim();
+        if (!(await settle())) {
+          await durable;
+          await retry();
+          continue;
+        }
+        readAfter = rows[rows.length - 1].seq;
+        if (durable) settling = { through: readAfter, durable };
+        else commit(readAfter);
       }
+      await settle();
     };
     const running = loop();
     return {

@@ -1,9 +1,10 @@
 /**
  * One consumer group member reading one topic, at least once: a batch's offsets are committed
- * only after its handler resolved, and a batch whose handler threw is fetched again.
+ * only after its handler resolved (and the batch is durable, when the handler answers when it will be:
+ * one batch at a time here), and a batch whose handler threw is fetched again.
  */
 import type { Logger } from '@cairn/core';
-import type { Consumer, ConsumeOptions, LogRecord } from '@cairn/ports';
+import type { BatchHandler, Consumer, ConsumeOptions, LogRecord } from '@cairn/ports';
 import type { Admin, Consumer as KafkaConsumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
 import { decodeRecord, undecodableRecord, type OnUndecodable } from './kafka-records';
 import type { ConsumerTuning } from './kafka-settings';
@@ -29,8 +30,6 @@ export interface GroupClients {
   /** Members not yet stopped; each adds itself and leaves on stop. */
   readonly running: Set<Consumer>;
 }
-
-export type BatchHandler<T> = (batch: LogRecord<T>[]) => Promise<void>;
 
 function chunks<E>(items: readonly E[], size: number): E[][] {
   const out: E[][] = [];
@@ -146,7 +145,9 @@ export class KafkaGroupConsumer<T> implements Consumer {
       }
       records.push(record);
     }
-    if (records.length) await this.handler(records);
+    if (records.length === 0) return;
+    const taken = await this.handler(records);
+    if (taken) await taken.durable;
   }
 
   /** A handler may outlast the session timeout; heartbeats keep the member in its group meanwhile. */

@@ -1,7 +1,7 @@
 /** EventLog on one Kafka topic: keyed messages, values through a codec, records identified by `<partition>:<offset>`. */
-import type { ConsumeOptions, ConsumerProgress, EventLog, NewRecord } from '@cairn/ports';
+import type { BatchHandler, ConsumeOptions, ConsumerProgress, EventLog, NewRecord } from '@cairn/ports';
 import { Partitioners, type Message, type PartitionMetadata } from 'kafkajs';
-import { KafkaGroupConsumer, type BatchHandler } from './group-consumer';
+import { KafkaGroupConsumer } from './group-consumer';
 import type { KafkaConnection } from './kafka-connection';
 import { appendedIds, type OnUndecodable } from './kafka-records';
 import { memoizeUntilFailure } from './memoize-until-failure';
