@@ -185,11 +185,11 @@ describe('SQLite event log: values appended in this process', () => {
 });
 
 describe('SQLite event log: batches taken before they are durable', () => {
-  it('delivers the next batch while the one before becomes durable, and commits them in order', async () => {
+  it('delivers later batches while earlier ones become durable (three at most), and commits them in order', async () => {
     const { db, close } = freshDb();
     try {
       const log = new SqliteEventLog<{ label: string }>(db, 'taken');
-      await log.append(['a', 'b', 'c'].map((label) => ({ key: 'k', value: { label } })));
+      await log.append(['a', 'b', 'c', 'd'].map((label) => ({ key: 'k', value: { label } })));
       const seen: string[] = [];
       const release = new Map<string, () => void>();
       const consumer = log.consume(
@@ -201,19 +201,47 @@ describe('SQLite event log: batches taken before they are durable', () => {
         },
         { maxBatch: 1 },
       );
-      await waitFor(() => seen.length === 2, 5000, 'a second batch before the first is durable');
-      expect(seen).toEqual(['a', 'b']);
-      expect(await log.lag('g')).toBe(3);
-      // The second batch durable first: nothing is committed before the first is.
-      release.get('b')!();
+      await waitFor(() => seen.length === 3, 5000, 'three batches before the first is durable');
       await new Promise((r) => setTimeout(r, 30));
-      expect(await log.lag('g')).toBe(3);
-      release.get('a')!();
-      await waitFor(async () => (await log.lag('g')) === 1 && seen.length === 3, 5000, 'both committed, the third delivered');
-      release.get('c')!();
-      await waitFor(async () => (await log.lag('g')) === 0, 5000, 'the third committed');
-      await consumer.stop();
       expect(seen).toEqual(['a', 'b', 'c']);
+      expect(await log.lag('g')).toBe(4);
+      // Later batches durable first: nothing is committed before the first is.
+      release.get('b')!();
+      release.get('c')!();
+      await new Promise((r) => setTimeout(r, 30));
+      expect(await log.lag('g')).toBe(4);
+      release.get('a')!();
+      await waitFor(async () => (await log.lag('g')) === 1 && seen.length === 4, 5000, 'three committed, the fourth delivered');
+      release.get('d')!();
+      await waitFor(async () => (await log.lag('g')) === 0, 5000, 'the fourth committed');
+      await consumer.stop();
+      expect(seen).toEqual(['a', 'b', 'c', 'd']);
+    } finally {
+      await close();
+    }
+  });
+
+  it('commits a batch handled at once only after the earlier batches taken', async () => {
+    const { db, close } = freshDb();
+    try {
+      const log = new SqliteEventLog<{ label: string }>(db, 'mixed');
+      await log.append(['a', 'b'].map((label) => ({ key: 'k', value: { label } })));
+      const seen: string[] = [];
+      let release!: () => void;
+      const consumer = log.consume(
+        'g',
+        async (batch) => {
+          seen.push(batch[0].value.label);
+          if (batch[0].value.label === 'a') return { durable: new Promise<void>((resolve) => (release = resolve)) };
+        },
+        { maxBatch: 1 },
+      );
+      await waitFor(() => seen.length === 2, 5000, 'both batches');
+      await new Promise((r) => setTimeout(r, 30));
+      expect(await log.lag('g')).toBe(2);
+      release();
+      await waitFor(async () => (await log.lag('g')) === 0, 5000, 'both committed');
+      await consumer.stop();
     } finally {
       await close();
     }

@@ -23,10 +23,11 @@ export interface BackpressureLimits {
 
 /**
  * A synchronous write waits behind the whole backlog, so the bounds are also bounds on how long it
- * waits: 10,000 records are seconds at the rate one process applies them, and 10 s of backlog is
- * well within the 30 s a synchronous write waits before answering 504.
+ * waits: 20,000 records are seconds at the rate one process applies them, and 10 s of backlog is
+ * well within the 30 s a synchronous write waits before answering 504. A rebuild fills three
+ * quarters of the record bound, two of the embedded search indexer's batches (roles.ts).
  */
-export const DEFAULT_BACKPRESSURE: BackpressureLimits = { maxLag: 10_000, maxBacklogSeconds: 10, maxPendingWrites: 20_000, retryAfterSeconds: 1, sampleMs: 100 };
+export const DEFAULT_BACKPRESSURE: BackpressureLimits = { maxLag: 20_000, maxBacklogSeconds: 10, maxPendingWrites: 20_000, retryAfterSeconds: 1, sampleMs: 100 };
 
 /** Below this lag a backlog is never refused for its seconds: a just-stalled consumer with a handful of records is no overload. */
 const MIN_LAG_FOR_BACKLOG_SECONDS = 100;
@@ -53,7 +54,7 @@ export interface RestorePacing {
 
 /**
  * The part of a consumer's bound a bulk producer may fill. A backlog the indexer can take in large
- * batches is what makes a rebuild fast, and a quarter of the bound (2,500 records by default) is
+ * batches is what makes a rebuild fast, and a quarter of the bound (5,000 records by default) is
  * still room for many writes between two samples of the lag.
  */
 const RESTORE_SHARE = 0.75;

@@ -33,7 +33,7 @@ export interface RestoreProgress {
 
 const FULL_RESTORE_BATCH = 1000;
 /** Rows a full rebuild holds read ahead: about the room a consumer's default bound leaves it (see Backpressure.room). */
-const READ_AHEAD = 8000;
+const READ_AHEAD = 15_000;
 
 export class IndexRestorer {
   constructor(

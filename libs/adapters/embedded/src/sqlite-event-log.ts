@@ -6,6 +6,8 @@ import type { EmbeddedDb } from './database';
 const POLL_MS = 1000;
 const RETRY_MS = 500;
 const TRIM_EVERY_COMMITS = 200;
+/** Batches a consumer may have taken and not yet durable before it waits for the oldest. */
+const MAX_TAKEN = 2;
 /** Bound of the appended values kept for this process's consumers (their JSON's length). */
 const RECENT_MAX_CHARS = 8_000_000;
 
@@ -165,38 +167,47 @@ export class SqliteEventLog<T> implements EventLog<T> {
       return false;
     };
     const loop = async () => {
-      // At most one batch is taken and not yet durable while the next is handled; positions are
-      // committed in order, and a failure delivers again from the last committed one.
+      // Batches taken and not yet durable, oldest first: positions are committed in this order, and
+      // a failure delivers again from the last committed one.
+      const taken: { through: number; durable: Promise<boolean>; outcome?: boolean }[] = [];
       let readAfter = this.committedSeq(group);
-      let settling: { through: number; durable: Promise<boolean> } | undefined;
-      const settle = async (): Promise<boolean> => {
-        const batch = settling;
-        settling = undefined;
-        if (!batch) return true;
-        if (!(await batch.durable)) return false;
-        commit(batch.through);
-        return true;
+      const commitDurable = () => {
+        while (taken[0]?.outcome === true) commit(taken.shift()!.through);
+      };
+      /** Waits for the oldest batch taken; false when it failed (the rest are then waited out and dropped). */
+      const settleOldest = async (): Promise<boolean> => {
+        const oldest = taken.shift()!;
+        if (await oldest.durable) {
+          commit(oldest.through);
+          return true;
+        }
+        await Promise.all(taken.splice(0).map((t) => t.durable));
+        return false;
+      };
+      const settleAll = async () => {
+        while (taken.length > 0 && (await settleOldest()));
       };
       const retry = async () => {
         readAfter = this.committedSeq(group);
         await sleep(RETRY_MS);
       };
       while (!stopped) {
+        commitDurable();
         let rows = read(readAfter);
-        if (rows.length === 0) {
-          // A batch still becoming durable is committed when it is, unless records come first.
-          if (!settling) {
-            await sleep(POLL_MS);
-            continue;
-          }
-          const durable = await Promise.race([settling.durable.then(() => true), sleep(POLL_MS).then(() => false)]);
+        // While batches become durable only a full one is taken: fewer records (a live write's
+        // between a rebuild's) wait to go with what follows them rather than be a commit of their
+        // own. The oldest batch is committed once durable, unless more records come first.
+        if (rows.length < maxBatch && taken.length > 0) {
+          const durable = await Promise.race([taken[0].durable.then(() => true), sleep(POLL_MS).then(() => false)]);
           wake?.();
-          if (durable && !(await settle())) await retry();
+          if (durable && !(await settleOldest())) await retry();
           continue;
         }
-        // Lingering gathers records while nothing else is under way; while a batch settles, the
-        // next is taken at once and gathers for as long as that commit takes.
-        if (rows.length < maxBatch && options.lingerMs && !settling) {
+        if (rows.length === 0) {
+          await sleep(POLL_MS);
+          continue;
+        }
+        if (rows.length < maxBatch && options.lingerMs) {
           await new Promise((r) => setTimeout(r, options.lingerMs));
           rows = read(readAfter);
         }
@@ -207,27 +218,29 @@ export class SqliteEventLog<T> implements EventLog<T> {
           timestamp: r.ts,
           headers: r.headers ? JSON.parse(r.headers) : {},
         }));
-        // Whether a batch the handler answered for became durable, known from the start (a
-        // rejection waits for the earlier batch's commit here, not unhandled).
+        // Whether the batch became durable, known from the start (a rejection is held here while
+        // earlier batches settle, not left unhandled).
         let durable: Promise<boolean> | undefined;
         try {
           durable = (await handler(records))?.durable.then(() => true, failed);
         } catch (err) {
           failed(err);
-          await settle();
-          await retry();
-          continue;
-        }
-        if (!(await settle())) {
-          await durable;
+          await settleAll();
           await retry();
           continue;
         }
         readAfter = rows[rows.length - 1].seq;
-        if (durable) settling = { through: readAfter, durable };
-        else commit(readAfter);
+        if (!durable && taken.length === 0) {
+          commit(readAfter);
+          continue;
+        }
+        const batch: (typeof taken)[number] = { through: readAfter, durable: durable ?? Promise.resolve(true) };
+        void batch.durable.then((ok) => (batch.outcome = ok));
+        taken.push(batch);
+        // Beyond MAX_TAKEN batches the oldest is waited for.
+        if (taken.length > MAX_TAKEN && !(await settleOldest())) await retry();
       }
-      await settle();
+      await settleAll();
     };
     const running = loop();
     return {
