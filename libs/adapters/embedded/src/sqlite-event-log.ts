@@ -193,16 +193,17 @@ export class SqliteEventLog<T> implements EventLog<T> {
       };
       while (!stopped) {
         commitDurable();
-        let rows = read(readAfter);
         // While batches become durable only a full one is taken: fewer records (a live write's
         // between a rebuild's) wait to go with what follows them rather than be a commit of their
-        // own. The oldest batch is committed once durable, unless more records come first.
-        if (rows.length < maxBatch && taken.length > 0) {
+        // own. The oldest batch is committed once durable, unless more records come first. Counted
+        // from the next seq, not read: every append wakes this wait.
+        if (taken.length > 0 && this.nextSeq - 1 - readAfter < maxBatch) {
           const durable = await Promise.race([taken[0].durable.then(() => true), sleep(POLL_MS).then(() => false)]);
           wake?.();
           if (durable && !(await settleOldest())) await retry();
           continue;
         }
+        let rows = read(readAfter);
         if (rows.length === 0) {
           await sleep(POLL_MS);
           continue;
