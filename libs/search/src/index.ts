@@ -15,3 +15,4 @@ export {
   type SelectionRequest,
 } from './plan';
 export { aggregateRows, bucketStart, type EventRow as TimeseriesEventRow } from './timeseries-aggregation';
+export { indexWords, queryForms, holdsWords, urnComponents, scalarValues } from './words';

@@ -13,12 +13,12 @@ import {
   type SearchQuery,
   type SearchResult,
 } from '@cairn/ports';
+import { scalarValues } from '@cairn/search';
 import { entityDocumentId } from './document-ids';
 import type { ElasticConnection } from './elastic-connection';
 import type { EntityIndices } from './entity-indices';
 import { EntitySearch } from './entity-search';
 import { SearchBulkBatch } from './search-write-batch';
-import { scalarValues } from './words';
 
 export class ElasticSearchIndex implements SearchIndex {
   private readonly reader: EntitySearch;

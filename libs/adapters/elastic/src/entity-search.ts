@@ -15,13 +15,13 @@ import {
   type SearchResult,
   type SortSpec,
 } from '@cairn/ports';
+import { holdsWords, queryForms, scalarValues, urnComponents } from '@cairn/search';
 import type { ElasticConnection } from './elastic-connection';
 import type { EntityIndices } from './entity-indices';
 import { fieldMapping } from './entity-mappings';
 import { MATCH_ALL, type Query } from './filter-query';
 import { SelectionQueries } from './selection-query';
 import { TermQueries } from './term-queries';
-import { holdsWords, queryForms, scalarValues, urnComponents } from './words';
 
 const BROWSE_FIELD = 'browsePaths';
 /** Most browse groups listed below one path. */

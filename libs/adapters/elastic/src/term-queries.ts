@@ -5,10 +5,10 @@
  * prefix match by 1.6.
  */
 import type { FieldBoost, SearchTerm } from '@cairn/ports';
+import { queryForms } from '@cairn/search';
 import { subfieldsOf, valueKindOf } from './entity-mappings';
 import { MATCH_NONE, type Query } from './filter-query';
 import type { SelectionQueries } from './selection-query';
-import { queryForms } from './words';
 
 const EXACT_RANK = 10;
 const PREFIX_RANK = 1.6;

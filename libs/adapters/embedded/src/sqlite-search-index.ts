@@ -16,7 +16,7 @@ import {
   type SearchWriteBatch,
 } from '@cairn/ports';
 import { syncOf, type EmbeddedDb } from './database';
-import { scalarValues } from './search/analysis';
+import { scalarValues } from '@cairn/search';
 import { DocCatalog } from './search/doc-catalog';
 import { DocValues } from './search/doc-values';
 import { DocumentWriter, type DocumentWrite } from './search/document-writer';

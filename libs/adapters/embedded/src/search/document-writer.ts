@@ -11,7 +11,8 @@
 import type { Statement } from 'better-sqlite3';
 import type { SearchFields } from '@cairn/ports';
 import type { EmbeddedDb } from '../database';
-import { fieldWords, isUrnType, MAX_VALUE_LENGTH, numericValue, scalarValues, urnComponents } from './analysis';
+import { scalarValues, urnComponents } from '@cairn/search';
+import { fieldWords, isUrnType, MAX_VALUE_LENGTH, numericValue } from './analysis';
 import type { MemoryUpdate, ReaderState } from './reader-state';
 import { acTable, acTables, createAcTable, FIELD_SLOTS, wordRows, type FieldInfo, type FieldRegistry } from './search-tables';
 

@@ -20,7 +20,8 @@ import {
   type SortSpec,
 } from '@cairn/ports';
 import type { EmbeddedDb } from '../database';
-import { holdsWords, numericValue, queryForms, scalarValues, urnComponents } from './analysis';
+import { holdsWords, queryForms, scalarValues, urnComponents } from '@cairn/search';
+import { numericValue } from './analysis';
 import type { DocCatalog } from './doc-catalog';
 import type { DocValues } from './doc-values';
 import { criterionDocsSql, isNegated, marks, selectionSql, type FieldIds } from './selection-sql';

@@ -1,7 +1,8 @@
 /** Which documents match the terms of a query (or what was typed), with what score. */
 import type { FieldBoost, SearchTerm } from '@cairn/ports';
+import { queryForms } from '@cairn/search';
 import type { EmbeddedDb } from '../database';
-import { allWordsQuery, phraseQuery, queryForms } from './analysis';
+import { allWordsQuery, phraseQuery } from './analysis';
 import type { DocCatalog } from './doc-catalog';
 import { DocScores } from './doc-scores';
 import { PostingCache } from './posting-cache';
