@@ -14,6 +14,7 @@ import type { EmbeddedDb } from '../database';
 import { scalarValues, urnComponents } from '@cairn/search';
 import { fieldWords, isUrnType, MAX_VALUE_LENGTH, numericValue } from './analysis';
 import type { MemoryUpdate, ReaderState } from './reader-state';
+import { RowChanges } from './row-changes';
 import { acTable, acTables, createAcTable, FIELD_SLOTS, wordRows, type FieldInfo, type FieldRegistry } from './search-tables';
 
 interface DocRow {
@@ -25,23 +26,15 @@ export type DocumentWrite =
   | { readonly kind: 'upsert'; readonly entityType: string; readonly urn: string; readonly fields: SearchFields }
   | { readonly kind: 'delete'; readonly entityType: string; readonly urn: string };
 
-/** A pending change of one value or term row: the last change of a key is its net effect. */
-interface RowChange {
-  readonly fieldId: number;
-  readonly text: string;
-  readonly docId: number;
-  readonly present: boolean;
-}
-
 export class DocumentWriter {
   private readonly stmts;
   private readonly upsertTx;
   private readonly deleteTx;
   private readonly batchTx;
-  private valueChanges = new Map<string, RowChange>();
+  private valueChanges = new RowChanges();
   /** By entity type: statements of its autocomplete word index, created with its first words. */
   private readonly acStatements = new Map<string, { insert: Statement; remove: Statement }>();
-  private termChanges = new Map<string, RowChange>();
+  private termChanges = new RowChanges();
   /** What the open transaction of `openPart` has changed so far, for readers once it commits. */
   private open: (MemoryUpdate | undefined)[] | undefined;
 
@@ -69,22 +62,23 @@ export class DocumentWriter {
 
   /** Runs `work` (inside a transaction), then writes the value and term rows it changed. */
   private withRowChanges<T>(work: () => T): T {
-    this.valueChanges = new Map();
-    this.termChanges = new Map();
+    this.valueChanges = new RowChanges();
+    this.termChanges = new RowChanges();
     const result = work();
     this.writeRowChanges();
     return result;
   }
 
   private writeRowChanges(): void {
-    for (const c of inKeyOrder(this.valueChanges)) {
-      if (c.present) this.stmts.insertValue.run(c.fieldId, c.text, c.docId, numericValue(c.text));
-      else this.stmts.deleteValue.run(c.fieldId, c.text, c.docId);
-    }
-    for (const c of inKeyOrder(this.termChanges)) {
-      if (c.present) this.stmts.insertTerm.run(c.fieldId, c.text, c.docId);
-      else this.stmts.deleteTerm.run(c.fieldId, c.text, c.docId);
-    }
+    const { insertValue, deleteValue, insertTerm, deleteTerm } = this.stmts;
+    this.valueChanges.forEachInKeyOrder((fieldId, text, docId, present) => {
+      if (present) insertValue.run(fieldId, text, docId, numericValue(text));
+      else deleteValue.run(fieldId, text, docId);
+    });
+    this.termChanges.forEachInKeyOrder((fieldId, text, docId, present) => {
+      if (present) insertTerm.run(fieldId, text, docId);
+      else deleteTerm.run(fieldId, text, docId);
+    });
   }
 
   /** Several writes in one transaction: the way to keep up with a busy change log. */
@@ -101,8 +95,8 @@ export class DocumentWriter {
   openPart(writes: readonly DocumentWrite[]): void {
     if (!this.open) {
       this.db.exec('BEGIN');
-      this.valueChanges = new Map();
-      this.termChanges = new Map();
+      this.valueChanges = new RowChanges();
+      this.termChanges = new RowChanges();
       this.open = [];
     }
     try {
@@ -223,8 +217,8 @@ export class DocumentWriter {
 
   private unindexField(docId: number, field: FieldInfo, value: unknown): void {
     const { values, terms, words } = this.rowsOf(field, value);
-    for (const v of values) change(this.valueChanges, field.id, v, docId, false);
-    for (const t of terms) change(this.termChanges, field.id, t, docId, false);
+    for (const v of values) this.valueChanges.set(field.id, v, docId, false);
+    for (const t of terms) this.termChanges.set(field.id, t, docId, false);
     if (words.length) {
       const rowid = docId * FIELD_SLOTS + field.id;
       this.stmts.deleteWords.run(rowid);
@@ -235,11 +229,11 @@ export class DocumentWriter {
   /** Writes one field of a document; answers its filterable values. */
   private indexField(docId: number, field: FieldInfo, value: unknown): string[] {
     const { values, terms, words } = this.rowsOf(field, value);
-    for (const v of values) change(this.valueChanges, field.id, v, docId, true);
+    for (const v of values) this.valueChanges.set(field.id, v, docId, true);
     // A term equal to one of the field's values is found through the value row (most values are
     // lower case already); `unindexField` still deletes every term, for rows written before.
     const valueSet = new Set(values);
-    for (const t of terms) if (!valueSet.has(t)) change(this.termChanges, field.id, t, docId, true);
+    for (const t of terms) if (!valueSet.has(t)) this.termChanges.set(field.id, t, docId, true);
     if (words.length) {
       const rowid = docId * FIELD_SLOTS + field.id;
       const text = words.join(' ');
@@ -293,14 +287,4 @@ export class DocumentWriter {
     for (const table of acTables(this.db)) this.db.exec(`INSERT INTO ${table} (${table}) VALUES ('delete-all')`);
     this.readers.cleared();
   }
-}
-
-function change(changes: Map<string, RowChange>, fieldId: number, text: string, docId: number, present: boolean): void {
-  const key = `${fieldId}\u0000${docId}\u0000${text}`;
-  changes.set(key, { fieldId, text, docId, present });
-}
-
-/** The table's primary-key order (field, text, document), so writes walk the B-tree once. */
-function inKeyOrder(changes: Map<string, RowChange>): RowChange[] {
-  return [...changes.values()].sort((a, b) => a.fieldId - b.fieldId || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0) || a.docId - b.docId);
 }
