@@ -3,9 +3,11 @@
  * GraphiQL explorer at `/api/graphiql`. Other methods on the endpoint get 405.
  */
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import { buildASTSchema, parse, type GraphQLSchema } from 'graphql';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
+import { addResolversToSchema } from '@graphql-tools/schema';
 import type { CatalogContext } from '@cairn/api-rest';
 import { readableStore, unrestrictedAuth, type RequestAuth } from '@cairn/auth';
 import { SYSTEM_ACTOR } from '@cairn/pipeline';
@@ -54,11 +56,19 @@ function bodyErrors(err: unknown, _req: Request, res: Response, next: NextFuncti
   res.status(e.status).json({ errors: [{ message: e.message ?? 'Bad request body', extensions: { code: 'BAD_REQUEST' } }] });
 }
 
+/**
+ * The SDL parsed and built once, with its resolvers attached in place. Given type definitions,
+ * Apollo would parse, check and build it again and copy it to attach them: a third of the
+ * service's start.
+ */
+function executableSchema(): GraphQLSchema {
+  const schema = buildASTSchema(parse(loadTypeDefs().join('\n')));
+  return addResolversToSchema({ schema, resolvers: buildResolvers(schema), updateResolversInPlace: true });
+}
+
 export async function createGraphqlApi(catalog: CatalogContext, limits: GraphqlLimits = DEFAULT_LIMITS): Promise<GraphqlApi> {
-  const typeDefs = loadTypeDefs();
   const server = new ApolloServer<GraphqlContext>({
-    typeDefs,
-    resolvers: buildResolvers(typeDefs),
+    schema: executableSchema(),
     plugins: [ApolloServerPluginLandingPageDisabled(), limitsPlugin(limits), referenceResponseShape, authPlugin],
     introspection: catalog.auth?.settings.graphqlIntrospection ?? true,
     includeStacktraceInErrorResponses: catalog.info.exposeStackTraces,

@@ -1,5 +1,5 @@
 /** Every resolver map, merged and trimmed to the fields the SDL declares. */
-import { buildASTSchema, isInterfaceType, isObjectType, isUnionType, parse, type GraphQLSchema } from 'graphql';
+import { isInterfaceType, isObjectType, isUnionType, type GraphQLSchema } from 'graphql';
 import { authResolverMaps } from '../auth';
 import { descriptionMutations } from '../mutations/descriptions';
 import { domainMutations } from '../mutations/domains';
@@ -82,7 +82,7 @@ function trimmedTo(schema: GraphQLSchema, resolvers: ResolverMap): ResolverMap {
   return out;
 }
 
-export function buildResolvers(typeDefs: readonly string[]): ResolverMap {
-  const schema = buildASTSchema(parse(typeDefs.join('\n')));
+/** The resolvers of every field `schema` declares. */
+export function buildResolvers(schema: GraphQLSchema): ResolverMap {
   return trimmedTo(schema, merge([...READS, { Mutation: Object.assign({}, ...MUTATIONS) }, ...authResolverMaps]));
 }
