@@ -1,9 +1,7 @@
 /** The roles and the default policies of `schemas/auth/default-policies.yaml`, placeholders expanded. */
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parse } from 'yaml';
 import { policyUrnOf, type PolicyInfo, type StoredPolicy } from './policies';
-import { AUTH_MODEL_DIR, type PrivilegeCatalog } from './privileges';
+import { AUTH_MODEL_DIR, readAuthYaml, type PrivilegeCatalog } from './privileges';
 
 export interface RoleDef {
   readonly urn: string;
@@ -16,7 +14,7 @@ interface RawDefaults {
   policies: { id: string; info: PolicyInfo }[];
 }
 
-const read = (): RawDefaults => parse(readFileSync(resolve(AUTH_MODEL_DIR, 'default-policies.yaml'), 'utf8'));
+const read = (): RawDefaults => readAuthYaml(resolve(AUTH_MODEL_DIR, 'default-policies.yaml')) as RawDefaults;
 
 let roles: readonly RoleDef[] | undefined;
 

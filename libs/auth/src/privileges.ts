@@ -1,9 +1,14 @@
 /** The privileges and write rules of `schemas/auth/privileges.yaml`, loaded once. */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { parse } from 'yaml';
+import { basename, dirname, resolve } from 'node:path';
+import { parsedCacheFile, readModelDocs } from '@cairn/core';
 
 export const AUTH_MODEL_DIR = resolve(__dirname, '../../../schemas/auth');
+
+/** The document of a YAML file of auth rules; the service's own are kept parsed across starts. */
+export function readAuthYaml(file: string): unknown {
+  const cache = dirname(file) === AUTH_MODEL_DIR ? parsedCacheFile(`auth-${basename(file, '.yaml')}`) : undefined;
+  return readModelDocs([file], (message) => new Error(message), cache).get(file)![0];
+}
 
 export interface PrivilegeDef {
   readonly name: string;
@@ -72,7 +77,7 @@ export class PrivilegeCatalog {
   }
 
   static load(file = resolve(AUTH_MODEL_DIR, 'privileges.yaml')): PrivilegeCatalog {
-    return new PrivilegeCatalog(parse(readFileSync(file, 'utf8')));
+    return new PrivilegeCatalog(readAuthYaml(file) as Raw);
   }
 
   isKnown(privilege: string): boolean {

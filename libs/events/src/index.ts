@@ -8,4 +8,3 @@ export { createEventSchemaRegistry } from './avro/event-registry';
 export { FramedCodec } from './avro/framed-codec';
 export { toStrictAvroJson } from './avro/avro-json';
 export { AvroSchemaBuilder, AvroTranslationError, avroDefault, type AvroComplexSchema, type AvroField, type AvroSchema } from './avro/model-to-avro';
-export { buildMceSchema, envelopeTypesOf, readMceUnionOrder, type MceEnvelopeTypes, type MceSchema, type MceUnionOrder } from './avro/mce-schema';

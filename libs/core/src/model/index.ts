@@ -3,3 +3,4 @@ export { loadModel, deref, defaultModelDir, ModelError, type LoadedModel } from 
 export { validateValue, type ValidationResult } from './validate';
 export { fromAvroJson, toPegasusName, toAvroName } from './avro-json';
 export { Registry, defaultRegistry } from './registry';
+export { readModelDocs, parsedCacheFile } from './model-docs';
