@@ -5,7 +5,7 @@
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { buildASTSchema, parse, type GraphQLSchema } from 'graphql';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import { addResolversToSchema } from '@graphql-tools/schema';
 import type { CatalogContext } from '@cairn/api-rest';
@@ -69,7 +69,16 @@ function executableSchema(): GraphQLSchema {
 export async function createGraphqlApi(catalog: CatalogContext, limits: GraphqlLimits = DEFAULT_LIMITS): Promise<GraphqlApi> {
   const server = new ApolloServer<GraphqlContext>({
     schema: executableSchema(),
-    plugins: [ApolloServerPluginLandingPageDisabled(), limitsPlugin(limits), referenceResponseShape, authPlugin],
+    // No federation tracing (the schema is no subgraph) and no cache hints (it declares none): Apollo
+    // would otherwise load both plugins at every start, inline tracing with its protobuf types.
+    plugins: [
+      ApolloServerPluginLandingPageDisabled(),
+      ApolloServerPluginInlineTraceDisabled(),
+      ApolloServerPluginCacheControlDisabled(),
+      limitsPlugin(limits),
+      referenceResponseShape,
+      authPlugin,
+    ],
     introspection: catalog.auth?.settings.graphqlIntrospection ?? true,
     includeStacktraceInErrorResponses: catalog.info.exposeStackTraces,
     // The service stops Apollo with everything else on SIGTERM; Apollo's own handler would race it and hang the exit.
