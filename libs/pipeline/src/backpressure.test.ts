@@ -138,6 +138,38 @@ describe('Backpressure', () => {
       }
     });
 
+    it('while pacing itself for a group, writes are refused for its records, not for the seconds of work its share became when the group slowed', async () => {
+      jest.useFakeTimers({ now: 1000 });
+      try {
+        // The producer filled its share at 1,000 records/s; the group then drains 100/s: 70 s of
+        // work against a bound of 5 s, and writes add nothing to it.
+        let lag = 7000;
+        let committed = 0;
+        const bp = new Backpressure({ ...limits, maxLag: 10_000 }, async () => ({ indexer: { lag, committed } }), () => 0);
+        for (let s = 1; s <= 3; s++) {
+          jest.setSystemTime(s * 1000);
+          await bp.admit().catch(() => undefined);
+          committed += 100;
+        }
+        await expect(bp.admit()).rejects.toThrow(/7000 records behind, 70 s of work at 100 records\/s/);
+        const waiting = bp.room('indexer', 1); // the producer waits for room: it is pacing itself
+        await expect(bp.admit()).resolves.toBeUndefined();
+        lag = 10_001;
+        jest.setSystemTime(4000);
+        await expect(bp.admit()).rejects.toThrow(/10001 records behind \(limit 10000\)/);
+        lag = 100;
+        await jest.advanceTimersByTimeAsync(20);
+        await waiting;
+        // It stopped asking: once the bound's seconds have passed, seconds of work count again.
+        lag = 7000;
+        jest.setSystemTime(4000 + 5000 + 100);
+        committed += 100;
+        await expect(bp.admit()).rejects.toThrow(/s of work/);
+      } finally {
+        jest.useRealTimers();
+      }
+    });
+
     it('grants one record at a time when the bound leaves no share, once the group caught up', async () => {
       await expect(new Backpressure({ ...limits, maxLag: 1 }, lagOf(0), () => 0).room('persister', 1000)).resolves.toBe(1);
     });
