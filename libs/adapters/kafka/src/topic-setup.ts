@@ -21,7 +21,9 @@ export async function ensureTopic(admin: Admin, config: ITopicConfig): Promise<P
  * A new topic reaches the broker's metadata a moment after its creation: until then the broker
  * answers "unknown topic" or "no leader", both retriable (kafkajs's waitForLeaders only waits
  * out the latter). Even once the metadata names a leader, the leader may still answer "not the
- * leader" for a moment, so a topic is ready when its offsets can be listed.
+ * leader" or "does not host this topic-partition" for a moment, so a topic is ready when its
+ * offsets can be listed; until the deadline, any failure to list them is that moment (kafkajs
+ * turns the second answer into a TypeError of its own, seen failing a start in CI).
  */
 async function partitionsWithLeaders(admin: Admin, topic: string): Promise<PartitionMetadata[]> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
@@ -29,8 +31,7 @@ async function partitionsWithLeaders(admin: Admin, topic: string): Promise<Parti
     try {
       const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
       const partitions = topics[0]?.partitions ?? [];
-      if (partitions.length && partitions.every((p) => p.leader >= 0)) {
-        await admin.fetchTopicOffsets(topic);
+      if (partitions.length && partitions.every((p) => p.leader >= 0) && (await offsetsListed(admin, topic, deadline))) {
         return [...partitions].sort((a, b) => a.partitionId - b.partitionId);
       }
       if (Date.now() > deadline) throw new Error(`Topic ${topic} has partitions without a leader after ${READY_TIMEOUT_MS} ms`);
@@ -38,5 +39,16 @@ async function partitionsWithLeaders(admin: Admin, topic: string): Promise<Parti
       if (!(err as { retriable?: boolean }).retriable || Date.now() > deadline) throw err;
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+/** Whether the topic's offsets can be listed yet; past the deadline, why not. */
+async function offsetsListed(admin: Admin, topic: string, deadline: number): Promise<boolean> {
+  try {
+    await admin.fetchTopicOffsets(topic);
+    return true;
+  } catch (err) {
+    if (Date.now() > deadline) throw err;
+    return false;
   }
 }
