@@ -185,6 +185,17 @@ export function describeSearchQueriesContract(name: string, open: (mappings: Sea
       expect((await ac('nothing')).suggestions).toEqual([]);
     });
 
+    it('answers several autocompletes together, each as alone, in the order asked', async () => {
+      const queries = [
+        planAutocomplete(schema, { entityTypes: ['corpuser'], query: 'jd', limit: 10 }),
+        planAutocomplete(schema, { entityTypes: ['dataset'], query: 'samp', limit: 10 }),
+        planAutocomplete(schema, { entityTypes: ['chart'], query: 'samp', limit: 10 }),
+      ];
+      const together = await index.autocompleteEach(queries);
+      expect(together.map((r) => r.suggestions)).toEqual([['jdoe'], ['SampleHiveDataset', 'SampleKafkaDataset'], []]);
+      expect(together).toEqual(await Promise.all(queries.map((q) => index.autocomplete(q))));
+    });
+
     it('browses groups below a path and entities at it', async () => {
       const browse = (path: string, from = 0, size = 10) => index.browse(planBrowse(schema, { entityType: 'dataset', path, from, size }));
       expect(await browse('')).toEqual({ groups: [{ name: 'prod', count: 2 }, { name: 'dev', count: 1 }], totalGroups: 2, entities: [], totalEntities: 0, totalBelow: 3 });

@@ -43,6 +43,8 @@ export interface SearchIndex {
   /** The page after `scrollId` (none: the first), at any depth; `keepAlive` is e.g. `5m`. */
   scroll(query: SearchQuery, page: { scrollId?: string; keepAlive: string; size: number }): Promise<ScrollResult>;
   autocomplete(query: AutocompleteQuery): Promise<AutocompleteResult>;
+  /** Several autocompletes (one per entity type, as `autoCompleteForMultiple` asks), answered together, in order. */
+  autocompleteEach(queries: readonly AutocompleteQuery[]): Promise<AutocompleteResult[]>;
   browse(query: BrowseQuery): Promise<BrowseResult>;
   /** The browse paths of a document; none when it has none or does not exist. */
   browsePaths(entityType: string, urn: string): Promise<string[]>;

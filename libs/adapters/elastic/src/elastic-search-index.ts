@@ -77,6 +77,11 @@ export class ElasticSearchIndex implements SearchIndex {
     return this.reader.autocomplete(query);
   }
 
+  /** Concurrent requests: each type's index is searched apart anyway. */
+  autocompleteEach(queries: readonly AutocompleteQuery[]): Promise<AutocompleteResult[]> {
+    return Promise.all(queries.map((q) => this.reader.autocomplete(q)));
+  }
+
   browse(query: BrowseQuery): Promise<BrowseResult> {
     return this.reader.browse(query);
   }

@@ -182,6 +182,10 @@ export class SqliteSearchIndex implements SearchIndex {
     return this.reader.autocomplete(query);
   }
 
+  async autocompleteEach(queries: readonly AutocompleteQuery[]): Promise<AutocompleteResult[]> {
+    return this.reader.autocompleteEach(queries);
+  }
+
   async browse(query: BrowseQuery): Promise<BrowseResult> {
     return this.reader.browse(query);
   }

@@ -1,4 +1,5 @@
 /** search, searchAcrossEntities, scrollAcrossEntities, searchAcrossLineage, autoComplete(ForMultiple), browse, browsePaths. */
+import type { AutocompleteQuery, AutocompleteResult } from '@cairn/ports';
 import { planAutocomplete, planBrowse, searchSchemaOf } from '@cairn/search';
 import type { GraphqlContext } from '../context';
 import { entityNamesOf, typeOfEntity, typeOfEnum } from '../entity-types';
@@ -118,8 +119,8 @@ interface AutoCompleteInput extends FilterInputs {
   limit?: number | null;
 }
 
-async function autocomplete(ctx: GraphqlContext, entityTypes: string[], input: AutoCompleteInput) {
-  const query = catchPlanning(() =>
+function autocompleteQuery(ctx: GraphqlContext, entityTypes: string[], input: AutoCompleteInput): AutocompleteQuery {
+  return catchPlanning(() =>
     planAutocomplete(searchSchemaOf(ctx.catalog.registry), {
       entityTypes,
       query: input.query,
@@ -128,7 +129,9 @@ async function autocomplete(ctx: GraphqlContext, entityTypes: string[], input: A
       limit: pageSize(input.limit, DEFAULT_COUNT, ctx.limits),
     }),
   );
-  const result = await ctx.catalog.search.autocomplete(query);
+}
+
+function suggestionsOf(ctx: GraphqlContext, result: AutocompleteResult) {
   return { suggestions: [...result.suggestions], entities: refsOf(ctx, result.urns) };
 }
 
@@ -169,13 +172,14 @@ export const searchResolvers = {
     searchAcrossEntities: (_: unknown, { input }: { input: SearchInput }, ctx: GraphqlContext) => runSearch(ctx, entityNamesOf(input.types), input),
     scrollAcrossEntities,
     searchAcrossLineage,
-    autoComplete: async (_: unknown, { input }: { input: AutoCompleteInput & { type?: string | null } }, ctx: GraphqlContext) => ({
-      query: input.query,
-      ...(await autocomplete(ctx, input.type ? [singleType(input.type)] : entityNamesOf(null), input)),
-    }),
+    autoComplete: async (_: unknown, { input }: { input: AutoCompleteInput & { type?: string | null } }, ctx: GraphqlContext) => {
+      const query = autocompleteQuery(ctx, input.type ? [singleType(input.type)] : entityNamesOf(null), input);
+      return { query: input.query, ...suggestionsOf(ctx, await ctx.catalog.search.autocomplete(query)) };
+    },
     autoCompleteForMultiple: async (_: unknown, { input }: { input: AutoCompleteInput & { types?: string[] | null } }, ctx: GraphqlContext) => {
       const types = entityNamesOf(input.types);
-      const perType = await Promise.all(types.map(async (t) => ({ type: typeOfEntity(t)?.enumValue, ...(await autocomplete(ctx, [t], input)) })));
+      const results = await ctx.catalog.search.autocompleteEach(types.map((t) => autocompleteQuery(ctx, [t], input)));
+      const perType = types.map((t, i) => ({ type: typeOfEntity(t)?.enumValue, ...suggestionsOf(ctx, results[i]!) }));
       return { query: input.query, suggestions: perType.filter((r) => r.suggestions.length > 0) };
     },
     browse,

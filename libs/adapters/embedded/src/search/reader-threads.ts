@@ -40,6 +40,8 @@ export class ReaderThreads implements ReaderState, SearchReads {
   search: SearchReads['search'] = (...args) => this.call('search', args);
   scroll: SearchReads['scroll'] = (...args) => this.call('scroll', args);
   autocomplete: SearchReads['autocomplete'] = (...args) => this.call('autocomplete', args);
+  /** One message for them all: a thread's round trip costs more than an autocomplete of a type with few documents. */
+  autocompleteEach: SearchReads['autocompleteEach'] = (...args) => this.call('autocompleteEach', args);
   browse: SearchReads['browse'] = (...args) => this.call('browse', args);
   countByType: SearchReads['countByType'] = (...args) => this.call('countByType', args);
 

@@ -359,6 +359,10 @@ export class SearchReader {
     return { suggestions, urns };
   }
 
+  autocompleteEach(queries: readonly AutocompleteQuery[]): AutocompleteResult[] {
+    return queries.map((q) => this.autocomplete(q));
+  }
+
   /** The selection as a SQL condition on a `doc_id` column; type and removal come with field ids. */
   private docCondition(sel: DocumentSelection): { sql: string; params: unknown[] } {
     if (sel.filter.length) {
