@@ -256,6 +256,21 @@ export function describeSearchQueriesContract(name: string, open: (mappings: Sea
       expect(await tagged('urn:li:tag:Gone')).toEqual([]);
       expect(await found('again')).toEqual([USERS]);
     });
+
+    it('finds a full rebuild\'s documents by every kind of query once rebuilt, writes during it included', async () => {
+      await seed(index);
+      await index.clearForRebuild();
+      await seed(index);
+      await put(index, HIVE, 'globalTags', tags('During'));
+      await index.rebuilt();
+      expect(await tagged('urn:li:tag:During')).toEqual([HIVE]);
+      expect(await tagged('urn:li:tag:Legacy')).toEqual([KAFKA]);
+      expect(await found('tags:Legacy')).toEqual([KAFKA]);
+      expect(await found(`owners:${JDOE}`)).toEqual([KAFKA]);
+      expect((await found('sample')).sort()).toEqual([HIVE, KAFKA, USERS].sort());
+      const facets = (await index.search(planSearch(schema, { entityTypes: ['dataset'], input: '*' }), { from: 0, size: 0 })).facets;
+      expect(facets.find((f) => f.field === 'platform')?.values).toEqual([{ value: 'urn:li:dataPlatform:hive', count: 2 }, { value: 'urn:li:dataPlatform:kafka', count: 1 }]);
+    });
   });
 
   describe(`SearchIndex deep paging contract: ${name}`, () => {

@@ -60,6 +60,61 @@ describe('Backpressure', () => {
     expect(reads).toBe(1);
   });
 
+  describe('caughtUp (a bulk producer waiting for its last records to be consumed)', () => {
+    it('resolves once the group has committed what was appended when asked, though more was appended since', async () => {
+      let progress = { committed: 100, lag: 30 };
+      const bp = new Backpressure(limits, async () => ({ indexer: progress }), () => 0);
+      let done = false;
+      const waiting = bp.caughtUp('indexer').then(() => (done = true));
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      expect(done).toBe(false);
+      progress = { committed: 129, lag: 11 }; // writes appended meanwhile
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      expect(done).toBe(false);
+      progress = { committed: 130, lag: 10 };
+      await waiting;
+      expect(done).toBe(true);
+    });
+
+    it('resolves at once for a group with nothing to consume', async () => {
+      await expect(new Backpressure(limits, async () => ({ indexer: { committed: 7, lag: 0 } }), () => 0).caughtUp('indexer')).resolves.toBeUndefined();
+    });
+  });
+
+  describe('holdingUp (a bulk producer\'s last step, which holds the group up)', () => {
+    it('refuses writes for the group\'s records only while the step runs and the bound\'s seconds after', async () => {
+      jest.useFakeTimers({ now: 1000 });
+      try {
+        // The indexer drained 100 records/s, then commits nothing while the step holds it up.
+        let committed = 0;
+        let lag = 150;
+        const bp = new Backpressure({ ...limits, maxLag: 10_000 }, async () => ({ indexer: { lag, committed } }), () => 0);
+        for (let s = 1; s <= 3; s++) {
+          jest.setSystemTime(s * 1000);
+          await bp.admit();
+          committed += 100;
+        }
+        let release: () => void = () => undefined;
+        const holding = bp.holdingUp('indexer', () => new Promise<void>((resolve) => (release = resolve)));
+        lag = 1000;
+        await jest.advanceTimersByTimeAsync(8000); // longer than the bound's 5 s without a commit
+        await expect(bp.admit()).resolves.toBeUndefined();
+        lag = 10_001;
+        await jest.advanceTimersByTimeAsync(10);
+        await expect(bp.admit()).rejects.toThrow(/10001 records behind \(limit 10000\)/);
+        lag = 1000;
+        release();
+        await holding;
+        await jest.advanceTimersByTimeAsync(4000);
+        await expect(bp.admit()).resolves.toBeUndefined();
+        await jest.advanceTimersByTimeAsync(1100);
+        await expect(bp.admit()).rejects.toThrow(/s of work/);
+      } finally {
+        jest.useRealTimers();
+      }
+    });
+  });
+
   describe('room (a bulk producer pacing itself)', () => {
     it('grants what keeps the group within three quarters of its bound, up to what is wanted', async () => {
       await expect(new Backpressure({ ...limits, maxLag: 100 }, lagOf(20), () => 0).room('persister', 1000)).resolves.toBe(55);

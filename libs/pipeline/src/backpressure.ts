@@ -50,6 +50,10 @@ export interface RestorePacing {
   admit(): Promise<void>;
   /** Resolves with how many of `wanted` more records (at least one) may be appended now for consumer `group`. */
   room(group: string, wanted: number): Promise<number>;
+  /** Resolves once consumer `group` has consumed every record appended before the call. */
+  caughtUp(group: string): Promise<void>;
+  /** Runs a bulk producer's last step, which holds consumer `group` up, judging the group as while the producer paces itself. */
+  holdingUp(group: string, work: () => Promise<void>): Promise<void>;
 }
 
 /**
@@ -120,6 +124,40 @@ export class Backpressure implements RestorePacing {
       const granted = Math.min(wanted, Math.max(free, lag === 0 ? 1 : 0));
       if (granted >= 1) return granted;
       await new Promise((resolve) => setTimeout(resolve, ROOM_POLL_MS));
+    }
+  }
+
+  /**
+   * Waits until the group's committed count reaches what was appended when called (its committed
+   * count plus its lag then). On a log of several partitions the counts are sums, so another
+   * partition's later records may be counted for one still behind: right for one partition (the
+   * embedded log), close enough for Kafka's.
+   */
+  async caughtUp(group: string): Promise<void> {
+    await this.read();
+    const start = this.latest[group];
+    if (!start) return;
+    const target = start.committed + start.lag;
+    while ((this.latest[group]?.committed ?? target) < target) {
+      await new Promise((resolve) => setTimeout(resolve, ROOM_POLL_MS));
+      await this.read();
+    }
+  }
+
+  /**
+   * A rebuild's search index builds what it deferred at the end, holding the indexer up for seconds
+   * (17 s at 100k entities): a consumer that commits nothing counts as more than the bound's seconds
+   * behind, so every write would be refused, while the writes meanwhile are a few hundred records.
+   */
+  async holdingUp(group: string, work: () => Promise<void>): Promise<void> {
+    const pacing = () => this.bulkUntil.set(group, Date.now() + this.limits.maxBacklogSeconds * 1000);
+    pacing();
+    const timer = setInterval(pacing, 1000);
+    try {
+      await work();
+    } finally {
+      clearInterval(timer);
+      pacing();
     }
   }
 

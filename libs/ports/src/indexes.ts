@@ -33,8 +33,17 @@ export interface SearchIndex {
   upsertFields(entityType: string, urn: string, fields: SearchFields): Promise<void>;
   deleteDocument(entityType: string, urn: string): Promise<void>;
   getDocument(entityType: string, urn: string): Promise<SearchFields | undefined>;
-  /** Removes every document (before a full rebuild). */
+  /** Removes every document. */
   clear(): Promise<void>;
+  /**
+   * Removes every document before a full rebuild, which ends with `rebuilt`. Meanwhile an engine may
+   * defer the parts of its index that cost less built once over every document: queries then find
+   * the rebuilt documents by their words, and filters, facets, sorting, browsing and `field:value`
+   * matches may miss them until `rebuilt` has built those parts.
+   */
+  clearForRebuild(): Promise<void>;
+  /** The full rebuild's documents are written (or it stopped): what was deferred is built now. */
+  rebuilt(): Promise<void>;
   /** Every document, soft-deleted ones included. */
   count(entityType?: string): Promise<number>;
 

@@ -55,6 +55,13 @@ export class ElasticSearchIndex implements SearchIndex {
     await this.conn.deleteByQuery(await this.indices.existing(), { match_all: {} });
   }
 
+  clearForRebuild(): Promise<void> {
+    return this.clear();
+  }
+
+  /** Nothing was deferred: Elasticsearch indexes each bulk request's documents whole. */
+  async rebuilt(): Promise<void> {}
+
   async count(entityType?: string): Promise<number> {
     const index = entityType ? [this.indices.name(entityType)] : await this.indices.existing();
     if (!index.length) return 0;

@@ -75,10 +75,17 @@ export class SqliteSearchIndex implements SearchIndex {
     this.migrateAutocompleteIndex(db);
     this.migrateLegacyDocuments(db);
     if (options.movingFrom) moveSearchTables(options.movingFrom, this.writer);
+    // A rebuild that did not end (the process stopped) leaves its rows deferred: they are written now.
+    this.writer.mergeDeferredRows();
     this.writes =
       options.writerThread && !db.memory
         ? new WriterThread(db.name, mappings, syncOf(db), readers)
-        : { apply: async (writes) => this.writer.applyAll(writes), clear: async () => this.writer.clear(), close: async () => undefined };
+        : {
+            apply: async (writes) => this.writer.applyAll(writes),
+            clear: async (deferRows) => this.writer.clear(deferRows),
+            mergeDeferred: async () => void this.writer.mergeDeferredRows(),
+            close: async () => undefined,
+          };
     this.stmts = {
       get: db.prepare('SELECT doc FROM search_docs WHERE entity_type = ? AND urn = ?').pluck(),
       count: db.prepare('SELECT COUNT(*) FROM search_docs').pluck(),
@@ -161,7 +168,16 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async clear(): Promise<void> {
-    await this.writes.clear();
+    await this.writes.clear(false);
+  }
+
+  /** Value and term rows are deferred until `rebuilt`: written in document order, they cost most of a rebuild's writes. */
+  async clearForRebuild(): Promise<void> {
+    await this.writes.clear(true);
+  }
+
+  async rebuilt(): Promise<void> {
+    await this.writes.mergeDeferred();
   }
 
   async count(entityType?: string): Promise<number> {

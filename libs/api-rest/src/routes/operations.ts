@@ -4,6 +4,7 @@
  */
 import { Router, type Request } from 'express';
 import { badRequest, notFound, parseBoolParam } from '@cairn/core';
+import type { RestoreProgress } from '@cairn/pipeline';
 import type { CatalogContext } from '../context';
 import { actions, body, optionalInt, optionalString, requireString, type ActionTable } from '../http';
 import { LocalTasks } from '../local-tasks';
@@ -82,9 +83,16 @@ export function operationsActions(ctx: CatalogContext): ActionTable {
     restoreIndices: restoreIndicesAction(ctx),
     rebuildIndices: async () => {
       // Together: the embedded search index clears on its writer thread while the graph clears here.
-      await Promise.all([ctx.search.clear(), ctx.graph.clear()]);
+      await Promise.all([ctx.search.clearForRebuild(), ctx.graph.clear()]);
       return tasks.start(async (update) => {
-        const done = await ctx.indexRestorer.restoreAll((p) => update({ phase: 'restoring', ...p }));
+        let done: RestoreProgress | undefined;
+        try {
+          done = await ctx.indexRestorer.restoreAll((p) => update({ phase: 'restoring', ...p }));
+          update({ phase: 'finishing', ...done });
+        } finally {
+          // Also when the rebuild failed: what it indexed becomes whole.
+          await ctx.indexRestorer.finish(() => ctx.search.rebuilt());
+        }
         return { phase: 'done', ...done };
       });
     },

@@ -94,6 +94,12 @@ export class DocCatalog {
     }
   }
 
+  /** Results computed before are stale though no document changed (a rebuild's deferred rows were written). */
+  invalidate(): void {
+    this.generation++;
+    this.restartJournal();
+  }
+
   clear(): void {
     this.generation++;
     this.restartJournal();

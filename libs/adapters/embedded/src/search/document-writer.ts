@@ -5,8 +5,9 @@
  * and term tables need no second index by document (each would be one more B-tree to write).
  * A transaction's value and term row changes are reduced to their net effect and written in key
  * order when it commits: consecutive rows then land on the same B-tree leaves, which at 100k entities
- * are mostly outside the page cache. Readers' in-memory state follows once the transaction has
- * committed.
+ * are mostly outside the page cache. During a full rebuild they are deferred instead (appended to
+ * DEFERRED_ROWS) and written once, in key order, when it ends. Readers' in-memory state follows once
+ * the transaction has committed.
  */
 import type { Statement } from 'better-sqlite3';
 import type { SearchFields } from '@cairn/ports';
@@ -15,7 +16,7 @@ import { scalarValues, urnComponents } from '@cairn/search';
 import { fieldWords, isUrnType, MAX_VALUE_LENGTH, numericValue } from './analysis';
 import type { MemoryUpdate, ReaderState } from './reader-state';
 import { RowChanges } from './row-changes';
-import { acTable, acTables, createAcTable, FIELD_SLOTS, wordRows, type FieldInfo, type FieldRegistry } from './search-tables';
+import { acTable, acTables, createAcTable, createDeferredRows, DEFERRED_ROWS, defersRows, FIELD_SLOTS, wordRows, type FieldInfo, type FieldRegistry } from './search-tables';
 
 interface DocRow {
   doc_id: number;
@@ -37,6 +38,8 @@ export class DocumentWriter {
   private termChanges = new RowChanges();
   /** What the open transaction of `openPart` has changed so far, for readers once it commits. */
   private open: (MemoryUpdate | undefined)[] | undefined;
+  /** Whether value and term rows go to DEFERRED_ROWS (the file says: the table exists only then). */
+  private deferring: boolean;
 
   constructor(
     private readonly db: EmbeddedDb,
@@ -58,6 +61,12 @@ export class DocumentWriter {
     this.upsertTx = db.transaction((entityType: string, urn: string, fields: SearchFields) => this.withRowChanges(() => this.upsertSync(entityType, urn, fields)));
     this.deleteTx = db.transaction((entityType: string, urn: string) => this.withRowChanges(() => this.deleteSync(entityType, urn)));
     this.batchTx = db.transaction((writes: readonly DocumentWrite[]) => this.withRowChanges(() => writes.map((w) => this.writeSync(w))));
+    this.deferring = defersRows(db);
+  }
+
+  /** The file was replaced under this connection (emptied for a rebuild): it may defer rows now. */
+  reopened(): void {
+    this.deferring = defersRows(this.db);
   }
 
   /** Runs `work` (inside a transaction), then writes the value and term rows it changed. */
@@ -70,6 +79,7 @@ export class DocumentWriter {
   }
 
   private writeRowChanges(): void {
+    if (this.deferring) return this.deferRowChanges();
     const { insertValue, deleteValue, insertTerm, deleteTerm } = this.stmts;
     this.valueChanges.forEachInKeyOrder((fieldId, text, docId, present) => {
       if (present) insertValue.run(fieldId, text, docId, numericValue(text));
@@ -79,6 +89,35 @@ export class DocumentWriter {
       if (present) insertTerm.run(fieldId, text, docId);
       else deleteTerm.run(fieldId, text, docId);
     });
+  }
+
+  /** Appends the transaction's row changes to DEFERRED_ROWS, unsorted: the merge sorts them all. */
+  private deferRowChanges(): void {
+    const defer = this.db.prepare(`INSERT INTO ${DEFERRED_ROWS} (is_term, field_id, text, doc_id, num, present) VALUES (?, ?, ?, ?, ?, ?)`);
+    this.valueChanges.forEach((fieldId, text, docId, present) => defer.run(0, fieldId, text, docId, present ? numericValue(text) : null, present ? 1 : 0));
+    this.termChanges.forEach((fieldId, text, docId, present) => defer.run(1, fieldId, text, docId, null, present ? 1 : 0));
+  }
+
+  /**
+   * Writes the net effect of the deferred rows (each row's last change) into the value and term
+   * tables in key order, in one transaction, and stops deferring; answers whether any were deferred.
+   * The tables were empty when deferring began (the file had just been emptied), so every row left
+   * present is inserted and none needs deleting.
+   */
+  mergeDeferredRows(): boolean {
+    if (!this.deferring) return false;
+    const netPresent = (isTerm: number) =>
+      `SELECT field_id, text, doc_id, num FROM (
+         SELECT field_id, text, doc_id, num, present, max(rowid) FROM ${DEFERRED_ROWS} WHERE is_term = ${isTerm} GROUP BY field_id, text, doc_id)
+       WHERE present = 1`;
+    this.db.transaction(() => {
+      this.db.exec(`INSERT OR IGNORE INTO search_values (field_id, value, doc_id, num) ${netPresent(0)};
+        INSERT OR IGNORE INTO search_terms (field_id, term, doc_id) SELECT field_id, text, doc_id FROM (${netPresent(1)});
+        DROP TABLE ${DEFERRED_ROWS};`);
+    })();
+    this.deferring = false;
+    this.readers.rowsMerged();
+    return true;
   }
 
   /** Several writes in one transaction: the way to keep up with a busy change log. */
@@ -280,11 +319,16 @@ export class DocumentWriter {
     }
   }
 
-  clear(): void {
-    this.db.exec(`
-      DELETE FROM search_docs; DELETE FROM search_values; DELETE FROM search_terms;
-      INSERT INTO search_fts (search_fts) VALUES ('delete-all');`);
-    for (const table of acTables(this.db)) this.db.exec(`INSERT INTO ${table} (${table}) VALUES ('delete-all')`);
+  /** Removes every document; `deferRows`: for a rebuild, whose value and term rows are then deferred until `mergeDeferredRows`. */
+  clear(deferRows: boolean): void {
+    this.db.transaction(() => {
+      this.db.exec(`
+        DELETE FROM search_docs; DELETE FROM search_values; DELETE FROM search_terms; DROP TABLE IF EXISTS ${DEFERRED_ROWS};
+        INSERT INTO search_fts (search_fts) VALUES ('delete-all');`);
+      for (const table of acTables(this.db)) this.db.exec(`INSERT INTO ${table} (${table}) VALUES ('delete-all')`);
+      if (deferRows) createDeferredRows(this.db);
+    })();
+    this.deferring = deferRows;
     this.readers.cleared();
   }
 }

@@ -8,15 +8,16 @@
  */
 import Database from 'better-sqlite3';
 import type { EmbeddedDb } from '../database';
-import { acTables, createAcTableNamed, createSearchTables } from './search-tables';
+import { acTables, createAcTableNamed, createDeferredRows, createSearchTables } from './search-tables';
 
-/** `db`: the file's writer connection, with no transaction open. */
-export async function replaceWithEmpty(db: EmbeddedDb, file: string): Promise<void> {
+/** `db`: the file's writer connection, with no transaction open; `deferRows`: the empty file defers value and term rows (a rebuild's). */
+export async function replaceWithEmpty(db: EmbeddedDb, file: string, deferRows: boolean): Promise<void> {
   const empty = new Database(':memory:');
   try {
     // A backup into a file in WAL mode needs the same page size.
     empty.pragma(`page_size = ${db.pragma('page_size', { simple: true }) as number}`);
     createSearchTables(empty);
+    if (deferRows) createDeferredRows(empty);
     for (const table of acTables(db)) createAcTableNamed(empty, table);
     const insert = empty.prepare('INSERT INTO search_fields (field_id, entity_type, name) VALUES (?, ?, ?)');
     for (const field of db.prepare('SELECT field_id, entity_type, name FROM search_fields').raw().all() as [number, string, string][]) insert.run(...field);

@@ -15,6 +15,8 @@ export interface ReaderState {
   /** After a commit: the fields it allocated and what it changed. */
   committed(fields: readonly NewField[], updates: readonly MemoryUpdate[]): void;
   cleared(): void;
+  /** A rebuild's deferred value rows are in the file now: what was loaded from it without them is read again. */
+  rowsMerged(): void;
 }
 
 /**
@@ -44,5 +46,10 @@ export class LocalReaderState implements ReaderState {
   cleared(): void {
     this.catalog.clear();
     this.docValues.clear();
+  }
+
+  rowsMerged(): void {
+    this.docValues.clear();
+    this.catalog.invalidate();
   }
 }

@@ -31,6 +31,10 @@ export class ReaderThreads implements ReaderState, SearchReads {
     for (const t of this.threads) t.post({ type: 'cleared' });
   }
 
+  rowsMerged(): void {
+    for (const t of this.threads) t.post({ type: 'rowsMerged' });
+  }
+
   private call<T>(method: ReadMethod, args: unknown[]): Promise<T> {
     const thread = this.threads.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
     const id = this.nextId++;

@@ -31,6 +31,9 @@ port.on('message', (m: WorkerRequest) => {
     case 'cleared':
       state.cleared();
       return;
+    case 'rowsMerged':
+      state.rowsMerged();
+      return;
     case 'call':
       port.postMessage(answer(m.id, () => (reader[m.method] as (...args: unknown[]) => unknown)(...m.args)));
       return;

@@ -14,7 +14,9 @@ import type { WriterCommitted, WriterRequest } from './worker-messages';
 /** The search index's writes, wherever they run: each `apply` is one transaction. */
 export interface DocumentWrites {
   apply(writes: readonly DocumentWrite[]): Promise<void>;
-  clear(): Promise<void>;
+  /** Removes every document; `deferRows`: a rebuild's, whose value and term rows wait for `mergeDeferred`. */
+  clear(deferRows: boolean): Promise<void>;
+  mergeDeferred(): Promise<void>;
   close(): Promise<void>;
   /**
    * Where writing can overlap the caller's work: a large batch's transaction sent in parts, each
@@ -66,10 +68,16 @@ export class WriterThread implements DocumentWrites {
     this.readers.committed(fields, updates);
   }
 
-  async clear(): Promise<void> {
+  async clear(deferRows: boolean): Promise<void> {
     const id = this.nextId++;
-    await this.thread.call<void>(id, { type: 'clear', id });
+    await this.thread.call<void>(id, { type: 'clear', id, deferRows });
     this.readers.cleared();
+  }
+
+  async mergeDeferred(): Promise<void> {
+    const id = this.nextId++;
+    // The thread's writer told its own readers' stub; these readers learn it here.
+    if (await this.thread.call<boolean>(id, { type: 'merge', id })) this.readers.rowsMerged();
   }
 
   close(): Promise<void> {

@@ -2,7 +2,7 @@
  * The search engine's writer thread: the only connection that writes the search file. Each `apply`
  * is one transaction (a batch's may have arrived in `part`s before it); its reply tells the caller
  * what readers' memory must learn. A `clear` copies an empty file over the search file; requests
- * that arrive meanwhile wait for it, in order.
+ * that arrive meanwhile wait for it, in order. A `merge` writes a rebuild's deferred rows.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { SearchMappings } from '@cairn/ports';
@@ -22,8 +22,9 @@ const writer = new DocumentWriter(db, new FieldRegistry(db, mappings), {
   committed: (fields, updates) => {
     committed = { fields: committed.fields.concat(fields), updates: committed.updates.concat(updates) };
   },
-  // The caller tells readers once its `clear` is answered.
+  // The caller tells readers once its `clear` or `merge` is answered.
   cleared: () => undefined,
+  rowsMerged: () => undefined,
 });
 const port = parentPort!;
 
@@ -76,10 +77,13 @@ function receive(m: WriterRequest): void {
       return;
     case 'clear':
       clearing = true;
-      replaceWithEmpty(db, file).then(
+      replaceWithEmpty(db, file, m.deferRows).then(
         () => cleared(m.id),
         (err: unknown) => cleared(m.id, err),
       );
+      return;
+    case 'merge':
+      port.postMessage(answer(m.id, () => writer.mergeDeferredRows()));
       return;
     case 'close':
       db.close();
@@ -121,6 +125,7 @@ function cleared(id: number, err?: unknown): void {
   port.postMessage(
     answer(id, () => {
       if (err !== undefined) throw err;
+      writer.reopened();
     }),
   );
   clearing = false;
