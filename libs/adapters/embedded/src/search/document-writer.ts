@@ -110,11 +110,18 @@ export class DocumentWriter {
       `SELECT field_id, text, doc_id, num FROM (
          SELECT field_id, text, doc_id, num, present, max(rowid) FROM ${DEFERRED_ROWS} WHERE is_term = ${isTerm} GROUP BY field_id, text, doc_id)
        WHERE present = 1`;
-    this.db.transaction(() => {
-      this.db.exec(`INSERT OR IGNORE INTO search_values (field_id, value, doc_id, num) ${netPresent(0)};
-        INSERT OR IGNORE INTO search_terms (field_id, term, doc_id) SELECT field_id, text, doc_id FROM (${netPresent(1)});
-        DROP TABLE ${DEFERRED_ROWS};`);
-    })();
+    // The sort spills to temporary files, not memory (the connections keep temporary data in
+    // memory): at 100k entities it held 450 MB more, and at a million it would hold gigabytes.
+    this.db.pragma('temp_store = FILE');
+    try {
+      this.db.transaction(() => {
+        this.db.exec(`INSERT OR IGNORE INTO search_values (field_id, value, doc_id, num) ${netPresent(0)};
+          INSERT OR IGNORE INTO search_terms (field_id, term, doc_id) SELECT field_id, text, doc_id FROM (${netPresent(1)});
+          DROP TABLE ${DEFERRED_ROWS};`);
+      })();
+    } finally {
+      this.db.pragma('temp_store = MEMORY');
+    }
     this.deferring = false;
     this.readers.rowsMerged();
     return true;
