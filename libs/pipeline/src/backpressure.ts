@@ -69,6 +69,13 @@ const RESTORE_SHARE = 0.75;
  */
 const ROOM_POLL_MS = 20;
 
+/**
+ * How often a producer waiting for its last records to be consumed looks: on Kafka each look is a
+ * round of offset requests, and at every 20 ms they cost the rebuild of the distributed bench's
+ * catalog a sixth of its rate; the wait ends at most this much later.
+ */
+const CAUGHT_UP_POLL_MS = 250;
+
 export class Backpressure implements RestorePacing {
   private sampledAt = 0;
   private latest: Readonly<Record<string, ConsumerProgress>> = {};
@@ -139,7 +146,7 @@ export class Backpressure implements RestorePacing {
     if (!start) return;
     const target = start.committed + start.lag;
     while ((this.latest[group]?.committed ?? target) < target) {
-      await new Promise((resolve) => setTimeout(resolve, ROOM_POLL_MS));
+      await new Promise((resolve) => setTimeout(resolve, CAUGHT_UP_POLL_MS));
       await this.read();
     }
   }
