@@ -124,7 +124,7 @@ export class Backpressure implements RestorePacing {
    */
   async room(group: string, wanted: number): Promise<number> {
     for (;;) {
-      this.bulkUntil.set(group, Date.now() + this.limits.maxBacklogSeconds * 1000);
+      this.pacingItself(group);
       await this.read();
       const lag = this.latest[group]?.lag ?? 0;
       const free = Math.floor(this.boundOf(group, lag) * RESTORE_SHARE) - lag;
@@ -157,15 +157,19 @@ export class Backpressure implements RestorePacing {
    * behind, so every write would be refused, while the writes meanwhile are a few hundred records.
    */
   async holdingUp(group: string, work: () => Promise<void>): Promise<void> {
-    const pacing = () => this.bulkUntil.set(group, Date.now() + this.limits.maxBacklogSeconds * 1000);
-    pacing();
-    const timer = setInterval(pacing, 1000);
+    this.pacingItself(group);
+    const timer = setInterval(() => this.pacingItself(group), 1000);
     try {
       await work();
     } finally {
       clearInterval(timer);
-      pacing();
+      this.pacingItself(group);
     }
+  }
+
+  /** A bulk producer is pacing itself for `group` now: see `bulkUntil`. */
+  private pacingItself(group: string): void {
+    this.bulkUntil.set(group, Date.now() + this.limits.maxBacklogSeconds * 1000);
   }
 
   /** Reads the consumers' progress when the latest sample is older than the interval (one read at a time). */

@@ -90,14 +90,18 @@ export class IndexRestorer {
     return { rowsMigrated: sent, ignored, timeSqlQueryMs: sending - queried, sendMessageMs: Date.now() - sending };
   }
 
-  /** A full rebuild's last step (`work`), which holds the indexer up, with writes judged meanwhile as during the rebuild. */
-  finish(work: () => Promise<void>): Promise<void> {
-    return this.pacing.holdingUp(this.indexerGroup, work);
+  /**
+   * A full rebuild's end: once the indexer has consumed what the rebuild appended, `work` (which
+   * holds the indexer up), with writes judged meanwhile as during the rebuild.
+   */
+  async finish(work: () => Promise<void>): Promise<void> {
+    await this.pacing.caughtUp(this.indexerGroup);
+    await this.pacing.holdingUp(this.indexerGroup, work);
   }
 
   /**
    * Every latest row of every aspect the model knows, in one pass over the store, reporting progress
-   * after each append; resolves once the indexer has consumed them all. Each append waits for room in the consumers' backlog, so writes go on
+   * after each append. Each append waits for room in the consumers' backlog, so writes go on
    * meanwhile; the rows are read ahead while it waits, so the room is filled in one append the
    * moment it opens (appended a page at a time, the indexer took the first page alone).
    */
@@ -116,10 +120,7 @@ export class IndexRestorer {
         // otherwise): the writer thread works while this thread reads ahead, not after it.
         await new Promise((resolve) => setImmediate(resolve));
       }
-      if (ahead.length === 0) {
-        await this.pacing.caughtUp(this.indexerGroup);
-        return { total, restored };
-      }
+      if (ahead.length === 0) return { total, restored };
       const n = await this.pacing.room(this.indexerGroup, ahead.length);
       restored += (await this.emit(ahead.slice(0, n))).sent;
       ahead = ahead.slice(n);

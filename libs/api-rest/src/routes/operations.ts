@@ -4,7 +4,6 @@
  */
 import { Router, type Request } from 'express';
 import { badRequest, notFound, parseBoolParam } from '@cairn/core';
-import type { RestoreProgress } from '@cairn/pipeline';
 import type { CatalogContext } from '../context';
 import { actions, body, optionalInt, optionalString, requireString, type ActionTable } from '../http';
 import { LocalTasks } from '../local-tasks';
@@ -85,15 +84,14 @@ export function operationsActions(ctx: CatalogContext): ActionTable {
       // Together: the embedded search index clears on its writer thread while the graph clears here.
       await Promise.all([ctx.search.clearForRebuild(), ctx.graph.clear()]);
       return tasks.start(async (update) => {
-        let done: RestoreProgress | undefined;
         try {
-          done = await ctx.indexRestorer.restoreAll((p) => update({ phase: 'restoring', ...p }));
+          const done = await ctx.indexRestorer.restoreAll((p) => update({ phase: 'restoring', ...p }));
           update({ phase: 'finishing', ...done });
+          return { phase: 'done', ...done };
         } finally {
           // Also when the rebuild failed: what it indexed becomes whole.
           await ctx.indexRestorer.finish(() => ctx.search.rebuilt());
         }
-        return { phase: 'done', ...done };
       });
     },
   };

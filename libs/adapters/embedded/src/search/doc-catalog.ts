@@ -101,8 +101,7 @@ export class DocCatalog {
   }
 
   clear(): void {
-    this.generation++;
-    this.restartJournal();
+    this.invalidate();
     this.urnRanks = undefined;
     this.urns.length = 0;
     this.typeCodes.fill(0);
