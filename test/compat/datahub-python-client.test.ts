@@ -6,7 +6,7 @@
  * with test/compat/install-python-client.sh.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SAMPLES_DIR } from '../support/samples';
@@ -28,7 +28,10 @@ beforeAll(async () => {
   token = await clientToken(t);
   home = mkdtempSync(join(tmpdir(), 'cairn-py-home-'));
 });
-afterAll(() => t?.close());
+afterAll(async () => {
+  await t?.close();
+  if (home) rmSync(home, { recursive: true, force: true });
+});
 
 function runAgainst(target: Target, gmsToken: string | undefined, cmd: string, args: string[]): Promise<{ code: number; out: string }> {
   const env = { ...process.env, HOME: home, DATAHUB_GMS_URL: target.baseUrl, DATAHUB_TELEMETRY_ENABLED: 'false', DATAHUB_GMS_TOKEN: gmsToken ?? '' };

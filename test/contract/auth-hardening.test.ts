@@ -3,7 +3,7 @@
  * secrets, CORS off unless configured, introspection switchable, credentials checked before a
  * body is read, no secret in the logs, and no start without keys in production.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedCatalog } from '../../services/standalone/src/embedded-catalog';
@@ -98,8 +98,12 @@ describe('secrets', () => {
 
   it('must come from the environment in production: no start without a signing key, nor with a short one', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'cairn-prod-'));
-    const production = { PORT: '0', DATA_DIR: dataDir, NODE_ENV: 'production', METADATA_SERVICE_AUTH_ENABLED: 'true' };
-    await expect(startEmbeddedCatalog(configFromEnv(production))).rejects.toThrow(/DATAHUB_TOKEN_SERVICE_SIGNING_KEY.*refusing to start/);
-    await expect(startEmbeddedCatalog(configFromEnv({ ...production, DATAHUB_TOKEN_SERVICE_SIGNING_KEY: 'short', DATAHUB_TOKEN_SERVICE_SALT: 's' }))).rejects.toThrow(/at least 32/);
+    try {
+      const production = { PORT: '0', DATA_DIR: dataDir, NODE_ENV: 'production', METADATA_SERVICE_AUTH_ENABLED: 'true' };
+      await expect(startEmbeddedCatalog(configFromEnv(production))).rejects.toThrow(/DATAHUB_TOKEN_SERVICE_SIGNING_KEY.*refusing to start/);
+      await expect(startEmbeddedCatalog(configFromEnv({ ...production, DATAHUB_TOKEN_SERVICE_SIGNING_KEY: 'short', DATAHUB_TOKEN_SERVICE_SALT: 's' }))).rejects.toThrow(/at least 32/);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

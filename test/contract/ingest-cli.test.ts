@@ -1,6 +1,6 @@
 /** The file ingester command against a running catalog: progress, summary, failures and exit code. */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { REPO_ROOT } from '../support/process';
@@ -54,7 +54,7 @@ describe('npm run ingest', () => {
         { neither: true },
       ]),
     );
-    const r = await ingest(file);
+    const r = await ingest(file).finally(() => rmSync(dir, { recursive: true, force: true }));
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/Ingested 1 of 3 records/);
     expect(r.stdout).toMatch(/FAILED mixed\.json record #1 \(tagProperties of urn:li:tag:bad\): HTTP 422: .*expected a string/);

@@ -30,8 +30,12 @@ function ownershipProposal(urn: string, time: number, async: boolean) {
 }
 
 embeddedOnly('durability on the embedded engine', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'cairn-durability-'));
+  // Made in beforeAll, not here: a skipped suite's body still runs, and its hooks do not.
+  let dataDir = '';
   let service: ServiceProcess | undefined;
+  beforeAll(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'cairn-durability-'));
+  });
   afterAll(async () => {
     if (service) await killHard(service);
     rmSync(dataDir, { recursive: true, force: true });

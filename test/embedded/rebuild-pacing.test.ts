@@ -25,7 +25,11 @@ async function open(dataDir: string, env: Record<string, string>): Promise<{ cat
 const datasetCount = async (t: Target) => (await entities<{ numEntities: number }>(t, 'search', { entity: 'dataset', input: '*', start: 0, count: 0 })).numEntities;
 
 embeddedOnly('a full index rebuild', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'cairn-rebuild-pacing-'));
+  // Made in beforeAll, not here: a skipped suite's body still runs, and its hooks do not.
+  let dataDir = '';
+  beforeAll(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'cairn-rebuild-pacing-'));
+  });
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('leaves room for writes while it runs, and indexes them too', async () => {

@@ -22,13 +22,14 @@ const prefix = scratchIndexPrefix();
 const SAMPLES = ['bootstrap_mce.json', 'smoke_browse_data.json', 'smoke_tests_data.json', 'smoke_cypress_data.json', 'sample_bq_data.json'];
 
 describeWithElastic('Elasticsearch and the embedded engine answer the same queries', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'cairn-engines-'));
+  let dataDir: string;
   let catalog: RunningCatalog;
   let conn: ElasticConnection;
   let es: ElasticIndexes;
   let sqlite: SearchIndex;
 
   beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'cairn-engines-'));
     catalog = await startEmbeddedCatalog(configFromEnv({ PORT: '0', DATA_DIR: dataDir }));
     await loadSamples({ baseUrl: `http://127.0.0.1:${catalog.port}`, authHeaders: {}, close: async () => {} }, SAMPLES);
     const changeLog = catalog.ports.logs.versionedChangeLog;
@@ -52,7 +53,7 @@ describeWithElastic('Elasticsearch and the embedded engine answer the same queri
     await catalog?.close();
     await conn?.close();
     await deleteIndicesWithPrefix(prefix);
-    rmSync(dataDir, { recursive: true, force: true });
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   const ENTITY_TYPE_SETS = [['dataset'], ['chart', 'dashboard'], schema.entityTypes()];

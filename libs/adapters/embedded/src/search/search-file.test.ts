@@ -44,4 +44,36 @@ describe('the search file', () => {
       catalog.close();
     }
   });
+
+  it('answers prefix queries from a word index with prefix indexes (the earlier layout) and from one without, which a rebuild makes', async () => {
+    const file = join(dir, 'prefixes-search.db');
+    const db = openDatabase(file);
+    db.exec("CREATE VIRTUAL TABLE search_fts USING fts5(words, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2', prefix='2 3 4')");
+    const index = new SqliteSearchIndex(db, new Map(), { readThreads: 1, writerThread: true });
+    const wordIndex = () => db.prepare("SELECT sql FROM sqlite_master WHERE name = 'search_fts'").pluck().get() as string;
+    const prefixed = async (text: string) =>
+      (
+        await index.search(
+          { ...selection, terms: [{ kind: 'words', text, prefix: true, fields: [{ field: 'name', boost: 1 }] }], rankFields: [], facets: [] },
+          { from: 0, size: 10 },
+        )
+      ).hits.map((h) => h.urn);
+    try {
+      await index.upsertFields('dataset', urn('a'), { urn: urn('a'), name: 'alpha orders' });
+      expect(await prefixed('al')).toEqual([urn('a')]);
+      expect(wordIndex()).toContain("prefix='2 3 4'");
+
+      await index.clearForRebuild();
+      await index.upsertFields('dataset', urn('b'), { urn: urn('b'), name: 'beta orders' });
+      await index.rebuilt();
+      expect(wordIndex()).not.toContain('prefix');
+      // The reader thread opened the file before the rebuild replaced its word index.
+      expect(await prefixed('be')).toEqual([urn('b')]);
+      expect(await prefixed('al')).toEqual([]);
+      expect(await prefixed('ord')).toEqual([urn('b')]);
+    } finally {
+      await index.close();
+      db.close();
+    }
+  });
 });
