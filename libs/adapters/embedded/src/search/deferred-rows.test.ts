@@ -30,7 +30,7 @@ function rowsOf(db: EmbeddedDb): unknown[] {
   ];
 }
 
-/** A rebuild's writes: ten documents, then one moved to another platform and one deleted, in a batch after. */
+/** A rebuild's writes: ten documents, then one moved to another platform and one deleted, in a batch after; then one moved away and back. */
 async function rebuildWrites(index: SqliteSearchIndex): Promise<void> {
   const first = index.batch();
   for (let i = 0; i < 10; i++) await first.upsertFields('dataset', urn(i), doc(i));
@@ -39,6 +39,12 @@ async function rebuildWrites(index: SqliteSearchIndex): Promise<void> {
   await second.upsertFields('dataset', urn(1), { platform: 'urn:li:dataPlatform:p2' });
   await second.deleteDocument('dataset', urn(2));
   await second.flush();
+  // A row removed, then added again (urn 4's p1), and one added, then removed (its p2).
+  for (const platform of [2, 1]) {
+    const next = index.batch();
+    await next.upsertFields('dataset', urn(4), { platform: `urn:li:dataPlatform:p${platform}` });
+    await next.flush();
+  }
 }
 
 describe.each<[string, SearchIndexOptions]>([
