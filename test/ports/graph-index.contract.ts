@@ -34,6 +34,19 @@ export function describeGraphIndexContract(name: string, open: () => Promise<Ope
     const outgoing = (urn: string, types?: string[]) => graph.edges({ urn, direction: 'OUTGOING', ...(types ? { types } : {}), start: 0, count: 100 });
     const incoming = (urn: string, types?: string[]) => graph.edges({ urn, direction: 'INCOMING', ...(types ? { types } : {}), start: 0, count: 100 });
 
+    it('empties for a rebuild, and answers incoming edges and references during it and after', async () => {
+      await graph.replaceEdges(DS3, 'ownership', [edge(DS3, 'OwnedBy', BOB)]);
+      await graph.clearForRebuild();
+      expect((await incoming(BOB)).total).toBe(0);
+      await graph.replaceEdges(DS1, 'ownership', [edge(DS1, 'OwnedBy', ALICE)]);
+      await graph.replaceEdges(DS2, 'ownership', [edge(DS2, 'OwnedBy', ALICE)]);
+      expect(triples((await incoming(ALICE)).edges)).toEqual([`${DS1} -OwnedBy-> ${ALICE}`, `${DS2} -OwnedBy-> ${ALICE}`]);
+      await graph.rebuilt();
+      await graph.replaceEdges(DS2, 'ownership', [edge(DS2, 'OwnedBy', BOB)]);
+      expect(triples((await incoming(ALICE)).edges)).toEqual([`${DS1} -OwnedBy-> ${ALICE}`]);
+      expect((await graph.references(BOB, { start: 0, count: 10 })).references).toEqual([{ source: DS2, aspect: 'ownership', relationshipType: 'OwnedBy' }]);
+    });
+
     it('returns outgoing edges of the source and incoming edges of the destination', async () => {
       await graph.replaceEdges(DS1, 'ownership', [edge(DS1, 'OwnedBy', ALICE), edge(DS1, 'OwnedBy', BOB)]);
       await graph.replaceEdges(DS2, 'ownership', [edge(DS2, 'OwnedBy', ALICE)]);

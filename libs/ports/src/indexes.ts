@@ -80,6 +80,14 @@ export interface GraphIndex {
   /** Edges into the URN with the source aspect that declares each, by (source, aspect, type). */
   references(urn: string, page: { start: number; count: number }): Promise<{ total: number; references: Reference[] }>;
   clear(): Promise<void>;
+  /**
+   * Removes every edge before a full rebuild, which ends with `rebuilt`. Meanwhile an engine may
+   * defer its lookup of edges by destination: incoming edges and references are still answered,
+   * more slowly, until `rebuilt` has built it.
+   */
+  clearForRebuild(): Promise<void>;
+  /** The full rebuild's edges are written (or it stopped): what was deferred is built now. */
+  rebuilt(): Promise<void>;
   /** Optional, for engines where a write is a round trip: collects writes to send together. */
   batch?(): GraphWriteBatch;
 }

@@ -100,4 +100,11 @@ export class ElasticGraphIndex implements GraphIndex {
   async clear(): Promise<void> {
     await this.conn.deleteByQuery([this.index], { match_all: {} });
   }
+
+  /** Nothing is deferred: every field of an edge document is indexed as it is written. */
+  clearForRebuild(): Promise<void> {
+    return this.clear();
+  }
+
+  async rebuilt(): Promise<void> {}
 }

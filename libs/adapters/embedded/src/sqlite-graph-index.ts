@@ -29,8 +29,9 @@ export class SqliteGraphIndex implements GraphIndex {
         source TEXT NOT NULL, via_aspect TEXT NOT NULL, relationship TEXT NOT NULL, destination TEXT NOT NULL,
         created_on INTEGER, created_actor TEXT,
         PRIMARY KEY (source, via_aspect, relationship, destination)) WITHOUT ROWID;
-      CREATE INDEX IF NOT EXISTS graph_edges_destination ON graph_edges (destination, relationship);
     `);
+    // Also after a rebuild that did not end (the process stopped before `rebuilt`).
+    this.indexDestinations();
     this.stmts = {
       deleteVia: db.prepare('DELETE FROM graph_edges WHERE source = ? AND via_aspect = ?'),
       insert: db.prepare('INSERT OR REPLACE INTO graph_edges (source, via_aspect, relationship, destination, created_on, created_actor) VALUES (?, ?, ?, ?, ?, ?)'),
@@ -88,5 +89,22 @@ export class SqliteGraphIndex implements GraphIndex {
 
   async clear(): Promise<void> {
     this.db.exec('DELETE FROM graph_edges');
+  }
+
+  /**
+   * Without the index by destination until `rebuilt`: a rebuild writes edges in source order, which
+   * is the table's, but their destinations all over that index (at 100k entities 840,000 edges took
+   * 17.6 s with it, 2.4 s without and 1.2 s to index them after).
+   */
+  async clearForRebuild(): Promise<void> {
+    this.db.transaction(() => this.db.exec('DELETE FROM graph_edges; DROP INDEX IF EXISTS graph_edges_destination;'))();
+  }
+
+  async rebuilt(): Promise<void> {
+    this.indexDestinations();
+  }
+
+  private indexDestinations(): void {
+    this.db.exec('CREATE INDEX IF NOT EXISTS graph_edges_destination ON graph_edges (destination, relationship)');
   }
 }

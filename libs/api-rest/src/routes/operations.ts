@@ -82,7 +82,7 @@ export function operationsActions(ctx: CatalogContext): ActionTable {
     restoreIndices: restoreIndicesAction(ctx),
     rebuildIndices: async () => {
       // Together: the embedded search index clears on its writer thread while the graph clears here.
-      await Promise.all([ctx.search.clearForRebuild(), ctx.graph.clear()]);
+      await Promise.all([ctx.search.clearForRebuild(), ctx.graph.clearForRebuild()]);
       return tasks.start(async (update) => {
         try {
           const done = await ctx.indexRestorer.restoreAll((p) => update({ phase: 'restoring', ...p }));
@@ -90,7 +90,7 @@ export function operationsActions(ctx: CatalogContext): ActionTable {
           return { phase: 'done', ...done };
         } finally {
           // Also when the rebuild failed: what it indexed becomes whole.
-          await ctx.indexRestorer.finish(() => ctx.search.rebuilt());
+          await ctx.indexRestorer.finish(async () => void (await Promise.all([ctx.search.rebuilt(), ctx.graph.rebuilt()])));
         }
       });
     },
