@@ -8,11 +8,13 @@ import { SqliteSearchIndex, type SearchIndexOptions } from '../sqlite-search-ind
 const fields = new Map([
   ['name', { type: 'WORD_GRAM' as const, autocomplete: true }],
   ['platform', { type: 'URN' as const, autocomplete: false }],
+  ['rowCount', { type: 'COUNT' as const, autocomplete: false }],
 ]);
 const mappings: SearchMappings = new Map([['dataset', fields]]);
 const urn = (i: number) => `urn:li:dataset:d${i}`;
 // Upper case, so each name has a term row besides its value row.
-const doc = (i: number, platform = i % 3): SearchFields => ({ urn: urn(i), name: `Daily Revenue ${i}`, platform: `urn:li:dataPlatform:p${platform}` });
+// A number, so value rows carry their numeric form too.
+const doc = (i: number, platform = i % 3): SearchFields => ({ urn: urn(i), name: `Daily Revenue ${i}`, platform: `urn:li:dataPlatform:p${platform}`, rowCount: i * 10 });
 const query = (filterPlatform?: number): SearchQuery => ({
   entityTypes: ['dataset'],
   includeRemoved: false,
@@ -116,6 +118,33 @@ describe.each<[string, SearchIndexOptions]>([
       expect((await index.search(query(0), { from: 0, size: 20 })).hits.map((h) => h.urn)).toEqual([urn(0), urn(3), urn(6), urn(9)]);
       expect(db.prepare("SELECT COUNT(*) FROM sqlite_master WHERE name = 'search_deferred_rows'").pluck().get()).toBe(0);
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    } finally {
+      await index.close();
+      db.close();
+    }
+  });
+
+  it('writes the rows an earlier version deferred (one text a row) when the index opens', async () => {
+    const file = join(dir, 'earlier-version.db');
+    let db = openDatabase(file);
+    let index = new SqliteSearchIndex(db, mappings, options);
+    await rebuildWrites(index);
+    await index.close();
+    const expected = rowsOf(db);
+    db.exec(`CREATE TABLE search_deferred_rows (
+      is_term INTEGER NOT NULL, field_id INTEGER NOT NULL, text TEXT NOT NULL, doc_id INTEGER NOT NULL, num REAL, present INTEGER NOT NULL);
+      INSERT INTO search_deferred_rows SELECT 0, field_id, value, doc_id, num, 1 FROM search_values;
+      INSERT INTO search_deferred_rows SELECT 1, field_id, term, doc_id, NULL, 1 FROM search_terms;
+      INSERT INTO search_deferred_rows SELECT 0, field_id, 'removed later', doc_id, NULL, 1 FROM search_values LIMIT 1;
+      INSERT INTO search_deferred_rows SELECT 0, field_id, 'removed later', doc_id, NULL, 0 FROM search_values LIMIT 1;
+      DELETE FROM search_values; DELETE FROM search_terms;`);
+    db.close();
+    db = openDatabase(file);
+    index = new SqliteSearchIndex(db, mappings, options);
+    try {
+      expect(expected.length).toBeGreaterThan(27);
+      expect(rowsOf(db)).toEqual(expected);
+      expect(db.prepare("SELECT COUNT(*) FROM sqlite_master WHERE name = 'search_deferred_rows'").pluck().get()).toBe(0);
     } finally {
       await index.close();
       db.close();

@@ -5,9 +5,9 @@
  * and term tables need no second index by document (each would be one more B-tree to write).
  * A transaction's value and term row changes are reduced to their net effect and written in key
  * order when it commits: consecutive rows then land on the same B-tree leaves, which at 100k entities
- * are mostly outside the page cache. During a full rebuild they are deferred instead (appended to
- * DEFERRED_ROWS) and written once, in key order, when it ends. Readers' in-memory state follows once
- * the transaction has committed.
+ * are mostly outside the page cache. During a full rebuild they are deferred instead (`DeferredRows`)
+ * and written once, in key order, when it ends. Readers' in-memory state follows once the
+ * transaction has committed.
  */
 import type { Statement } from 'better-sqlite3';
 import type { SearchFields } from '@cairn/ports';
@@ -15,11 +15,9 @@ import type { EmbeddedDb } from '../database';
 import { scalarValues, urnComponents } from '@cairn/search';
 import { fieldWords, isUrnType, MAX_VALUE_LENGTH, numericValue } from './analysis';
 import type { MemoryUpdate, ReaderState } from './reader-state';
+import { DeferredRows } from './deferred-rows';
 import { RowChanges } from './row-changes';
 import { acTable, acTables, createAcTable, createDeferredRows, DEFERRED_ROWS, defersRows, FIELD_SLOTS, wordRows, type FieldInfo, type FieldRegistry } from './search-tables';
-
-/** SQLite's helper threads for sorting a rebuild's deferred rows. */
-const MERGE_SORT_THREADS = 2;
 
 interface DocRow {
   doc_id: number;
@@ -41,16 +39,8 @@ export class DocumentWriter {
   private termChanges = new RowChanges();
   /** What the open transaction of `openPart` has changed so far, for readers once it commits. */
   private open: (MemoryUpdate | undefined)[] | undefined;
-  /** Whether value and term rows go to DEFERRED_ROWS (the file says: the table exists only then). */
-  private deferring: boolean;
-  /**
-   * While deferring since this writer emptied the file: the rows whose last deferred change removed
-   * them, by key. The merge then inserts every added row in key order and deletes these after,
-   * instead of reducing all the deferred rows to their last change first (a third of its time at
-   * 100k entities). Unknown (undefined) for rows deferred by an earlier process, or after a rollback
-   * while deferring: the merge then reduces.
-   */
-  private removedRows: Map<string, readonly [isTerm: number, fieldId: number, text: string, docId: number]> | undefined;
+  /** Where value and term rows go during a rebuild (the file says when: the table exists only then). */
+  private deferred: DeferredRows | undefined;
 
   constructor(
     private readonly db: EmbeddedDb,
@@ -72,13 +62,12 @@ export class DocumentWriter {
     this.upsertTx = db.transaction((entityType: string, urn: string, fields: SearchFields) => this.withRowChanges(() => this.upsertSync(entityType, urn, fields)));
     this.deleteTx = db.transaction((entityType: string, urn: string) => this.withRowChanges(() => this.deleteSync(entityType, urn)));
     this.batchTx = db.transaction((writes: readonly DocumentWrite[]) => this.withRowChanges(() => writes.map((w) => this.writeSync(w))));
-    this.deferring = defersRows(db);
+    this.deferred = defersRows(db) ? new DeferredRows(db, false) : undefined;
   }
 
   /** The file was replaced under this connection (emptied for a rebuild): it may defer rows now. */
   reopened(): void {
-    this.deferring = defersRows(this.db);
-    this.removedRows = this.deferring ? new Map() : undefined;
+    this.deferred = defersRows(this.db) ? new DeferredRows(this.db, true) : undefined;
   }
 
   /** Runs `work` (inside a transaction), then writes the value and term rows it changed. */
@@ -91,7 +80,7 @@ export class DocumentWriter {
   }
 
   private writeRowChanges(): void {
-    if (this.deferring) return this.deferRowChanges();
+    if (this.deferred) return;
     const { insertValue, deleteValue, insertTerm, deleteTerm } = this.stmts;
     this.valueChanges.forEachInKeyOrder((fieldId, text, docId, present) => {
       if (present) insertValue.run(fieldId, text, docId, numericValue(text));
@@ -103,58 +92,22 @@ export class DocumentWriter {
     });
   }
 
-  /** Appends the transaction's row changes to DEFERRED_ROWS, unsorted: the merge sorts them all. */
-  private deferRowChanges(): void {
-    const defer = this.db.prepare(`INSERT INTO ${DEFERRED_ROWS} (is_term, field_id, text, doc_id, num, present) VALUES (?, ?, ?, ?, ?, ?)`);
-    const removed = this.removedRows;
-    const track = (isTerm: number, fieldId: number, text: string, docId: number, present: boolean) => {
-      const key = `${isTerm} ${fieldId} ${docId} ${text}`;
-      if (present) removed!.delete(key);
-      else removed!.set(key, [isTerm, fieldId, text, docId]);
-    };
-    this.valueChanges.forEach((fieldId, text, docId, present) => {
-      defer.run(0, fieldId, text, docId, present ? numericValue(text) : null, present ? 1 : 0);
-      if (removed) track(0, fieldId, text, docId, present);
-    });
-    this.termChanges.forEach((fieldId, text, docId, present) => {
-      defer.run(1, fieldId, text, docId, null, present ? 1 : 0);
-      if (removed) track(1, fieldId, text, docId, present);
-    });
+  /** A field's value or term rows added (`present`) or removed: deferred during a rebuild, else kept for the commit. */
+  private rowChange(isTerm: 0 | 1, fieldId: number, docId: number, texts: readonly string[], present: boolean): void {
+    if (this.deferred) return this.deferred.change(isTerm, fieldId, docId, texts, present);
+    const changes = isTerm ? this.termChanges : this.valueChanges;
+    for (const text of texts) changes.set(fieldId, text, docId, present);
   }
 
   /**
-   * Writes the net effect of the deferred rows (each row's last change) into the value and term
-   * tables in key order, in one transaction, and stops deferring; answers whether any were deferred.
-   * The tables were empty when deferring began (the file had just been emptied), so every row left
-   * present is inserted and none needs deleting.
+   * Writes the net effect of the deferred rows into the value and term tables in key order, in one
+   * transaction, and stops deferring; answers whether any were deferred.
    */
   mergeDeferredRows(): boolean {
-    if (!this.deferring) return false;
-    const removed = this.removedRows;
-    const present = (isTerm: number) =>
-      removed
-        ? `SELECT field_id, text, doc_id, num FROM ${DEFERRED_ROWS} WHERE is_term = ${isTerm} AND present = 1 ORDER BY field_id, text, doc_id`
-        : `SELECT field_id, text, doc_id, num FROM (
-             SELECT field_id, text, doc_id, num, present, max(rowid) FROM ${DEFERRED_ROWS} WHERE is_term = ${isTerm} GROUP BY field_id, text, doc_id)
-           WHERE present = 1`;
-    // The sort spills to temporary files, not memory (the connections keep temporary data in
-    // memory): at 100k entities it held 450 MB more, and at a million it would hold gigabytes.
-    // Helper threads sort parts of it meanwhile: the rebuild's other work waits for the merge.
-    this.db.pragma('temp_store = FILE');
-    this.db.pragma(`threads = ${MERGE_SORT_THREADS}`);
-    try {
-      this.db.transaction(() => {
-        this.db.exec(`INSERT OR IGNORE INTO search_values (field_id, value, doc_id, num) ${present(0)};
-          INSERT OR IGNORE INTO search_terms (field_id, term, doc_id) SELECT field_id, text, doc_id FROM (${present(1)});`);
-        for (const [isTerm, fieldId, text, docId] of removed?.values() ?? []) (isTerm ? this.stmts.deleteTerm : this.stmts.deleteValue).run(fieldId, text, docId);
-        this.db.exec(`DROP TABLE ${DEFERRED_ROWS}`);
-      })();
-    } finally {
-      this.db.pragma('threads = 0');
-      this.db.pragma('temp_store = MEMORY');
-    }
-    this.deferring = false;
-    this.removedRows = undefined;
+    const deferred = this.deferred;
+    if (!deferred) return false;
+    this.db.transaction(() => deferred.merge(([isTerm, fieldId, text, docId]) => (isTerm ? this.stmts.deleteTerm : this.stmts.deleteValue).run(fieldId, text, docId)))();
+    this.deferred = undefined;
     this.readers.rowsMerged();
     return true;
   }
@@ -205,7 +158,7 @@ export class DocumentWriter {
     if (!this.open) return;
     if (this.db.inTransaction) this.db.exec('ROLLBACK');
     this.open = undefined;
-    this.removedRows = undefined;
+    this.deferred?.rolledBack();
     this.acStatements.clear();
     this.fieldRegistry.forgetAdded();
   }
@@ -226,7 +179,7 @@ export class DocumentWriter {
     try {
       return transaction();
     } catch (err) {
-      this.removedRows = undefined;
+      this.deferred?.rolledBack();
       this.acStatements.clear();
       this.fieldRegistry.forgetAdded();
       throw err;
@@ -297,8 +250,8 @@ export class DocumentWriter {
 
   private unindexField(docId: number, field: FieldInfo, value: unknown): void {
     const { values, terms, words } = this.rowsOf(field, value);
-    for (const v of values) this.valueChanges.set(field.id, v, docId, false);
-    for (const t of terms) this.termChanges.set(field.id, t, docId, false);
+    this.rowChange(0, field.id, docId, values, false);
+    this.rowChange(1, field.id, docId, [...terms], false);
     if (words.length) {
       const rowid = docId * FIELD_SLOTS + field.id;
       this.stmts.deleteWords.run(rowid);
@@ -309,11 +262,11 @@ export class DocumentWriter {
   /** Writes one field of a document; answers its filterable values. */
   private indexField(docId: number, field: FieldInfo, value: unknown): string[] {
     const { values, terms, words } = this.rowsOf(field, value);
-    for (const v of values) this.valueChanges.set(field.id, v, docId, true);
+    this.rowChange(0, field.id, docId, values, true);
     // A term equal to one of the field's values is found through the value row (most values are
     // lower case already); `unindexField` still deletes every term, for rows written before.
     const valueSet = new Set(values);
-    for (const t of terms) if (!valueSet.has(t)) this.termChanges.set(field.id, t, docId, true);
+    this.rowChange(1, field.id, docId, [...terms].filter((t) => !valueSet.has(t)), true);
     if (words.length) {
       const rowid = docId * FIELD_SLOTS + field.id;
       const text = words.join(' ');
@@ -369,8 +322,7 @@ export class DocumentWriter {
       for (const table of acTables(this.db)) this.db.exec(`INSERT INTO ${table} (${table}) VALUES ('delete-all')`);
       if (deferRows) createDeferredRows(this.db);
     })();
-    this.deferring = deferRows;
-    this.removedRows = deferRows ? new Map() : undefined;
+    this.deferred = deferRows ? new DeferredRows(this.db, true) : undefined;
     this.readers.cleared();
   }
 }

@@ -51,15 +51,13 @@ export function createSearchTables(db: EmbeddedDb): void {
 
 /**
  * During a full rebuild, the value and term rows each transaction adds and removes, in order, instead
- * of in their B-trees; `DocumentWriter.mergeDeferredRows` writes their net effect once, in key order.
- * Written in document order, a rebuild's rows land all over both B-trees: at 100k entities its 80
- * commits wrote 12 GB of pages for a 1 GB index. The table exists only while rows are deferred.
+ * of in their B-trees (`DeferredRows`). The table exists only while rows are deferred.
  */
 export const DEFERRED_ROWS = 'search_deferred_rows';
 
 export function createDeferredRows(db: EmbeddedDb): void {
   db.exec(`CREATE TABLE IF NOT EXISTS ${DEFERRED_ROWS} (
-    is_term INTEGER NOT NULL, field_id INTEGER NOT NULL, text TEXT NOT NULL, doc_id INTEGER NOT NULL, num REAL, present INTEGER NOT NULL)`);
+    is_term INTEGER NOT NULL, field_id INTEGER NOT NULL, doc_id INTEGER NOT NULL, texts TEXT NOT NULL, nums TEXT, present INTEGER NOT NULL)`);
 }
 
 export function defersRows(db: EmbeddedDb): boolean {
