@@ -184,6 +184,64 @@ describe('SQLite event log: values appended in this process', () => {
   });
 });
 
+describe('SQLite event log: reproducible records (a rebuild\'s change logs)', () => {
+  type Value = { label: string; pad?: string };
+  const storedValues = (db: ReturnType<typeof freshDb>['db'], topic: string) =>
+    db.prepare('SELECT value FROM log_records WHERE topic = ? ORDER BY seq').pluck().all(topic) as string[];
+
+  it('reach the consumers here from memory, however large, and are not stored', async () => {
+    const { db, close } = freshDb();
+    try {
+      const log = new SqliteEventLog<Value>(db, 'rebuild');
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const seen: Value[] = [];
+      const consumer = log.consume('g', async (batch) => {
+        if (batch[0]?.value.label === 'gate') await held;
+        seen.push(...batch.map((r) => r.value));
+      });
+      await log.append([{ key: 'k', value: { label: 'gate' } }]);
+      // More than the log keeps of stored values for its consumers: none may be dropped.
+      const appended = Array.from({ length: 10 }, (_, i) => ({ label: `r${i}`, pad: 'x'.repeat(1_000_000) }));
+      for (const value of appended) await log.append([{ key: 'k', value }], { reproducible: true });
+      expect(storedValues(db, 'rebuild').slice(1)).toEqual(Array(10).fill(''));
+      release();
+      await waitFor(() => seen.length === 11, 10_000);
+      await consumer.stop();
+      expect(seen.slice(1).every((v, i) => v === appended[i])).toBe(true);
+    } finally {
+      await close();
+    }
+  });
+
+  it('are stored while a group with a position consumes elsewhere, and skipped after a restart when they were not', async () => {
+    const { db, close } = freshDb();
+    try {
+      const log = new SqliteEventLog<Value>(db, 'restart');
+      const here = log.consume('here', async () => undefined);
+      const position = db.prepare("INSERT INTO log_offsets (topic, grp, seq) VALUES ('restart', 'elsewhere', 0)");
+      position.run();
+      await log.append([{ key: 'k', value: { label: 'stored' } }], { reproducible: true });
+      db.prepare("DELETE FROM log_offsets WHERE topic = 'restart' AND grp = 'elsewhere'").run();
+      await log.append([{ key: 'k', value: { label: 'unstored' } }], { reproducible: true });
+      await log.append([{ key: 'k', value: { label: 'after' } }]);
+      await here.stop();
+      expect(storedValues(db, 'restart')).toEqual([JSON.stringify({ label: 'stored' }), '', JSON.stringify({ label: 'after' })]);
+
+      // The process restarts: the unstored value went with it.
+      const restarted = new SqliteEventLog<Value>(db, 'restart');
+      const seen: string[] = [];
+      const consumer = restarted.consume('fresh', async (batch) => void seen.push(...batch.map((r) => r.value.label)));
+      await waitFor(() => seen.length === 2, 5000);
+      await consumer.stop();
+      expect(seen).toEqual(['stored', 'after']);
+      expect((await restarted.progress('fresh')).lag).toBe(0);
+    } finally {
+      await close();
+    }
+  });
+});
+
 describe('SQLite event log: batches taken before they are durable', () => {
   it('delivers later batches while earlier ones become durable (three at most), and commits them in order', async () => {
     const { db, close } = freshDb();

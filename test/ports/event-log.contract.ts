@@ -128,6 +128,15 @@ export function describeEventLogContract<T = { label: string }>(name: string, op
       expect(seen.map((r) => label(r.value))).toEqual(labels);
     });
 
+    it('delivers reproducible records (a rebuild\'s) like any others to a group consuming them', async () => {
+      await log.append(records(['s0']));
+      const { seen } = collect(newGroup());
+      await log.append(records(['r0', 'r1']), { reproducible: true });
+      await log.append(records(['s1']));
+      await waitFor(() => seen.length >= 4, timeoutMs, '4 records');
+      expect(seen.map((r) => label(r.value))).toEqual(['s0', 'r0', 'r1', 's1']);
+    });
+
     it('keeps the records of one append together', async () => {
       const a = ['a0', 'a1', 'a2', 'a3', 'a4'];
       const b = ['b0', 'b1', 'b2', 'b3', 'b4'];

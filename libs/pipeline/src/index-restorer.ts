@@ -69,7 +69,7 @@ export class IndexRestorer {
   private async emit(rows: StoredAspect[]): Promise<{ sent: number; ignored: number }> {
     const logs = rows.map((r) => this.changeLogOf(r));
     const valid = logs.filter((l): l is MetadataChangeLog => l !== undefined);
-    if (valid.length) await this.changeLog.append(valid.map((l) => ({ key: l.entityUrn ?? '', value: l })));
+    if (valid.length) await this.changeLog.append(valid.map((l) => ({ key: l.entityUrn ?? '', value: l })), { reproducible: true });
     return { sent: valid.length, ignored: rows.length - valid.length };
   }
 

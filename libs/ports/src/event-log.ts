@@ -16,6 +16,15 @@ export interface NewRecord<T> {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
+export interface AppendOptions {
+  /**
+   * The records can be produced again (a full rebuild's change logs, which a rebuild that did not
+   * end is run again to produce): a log may hand their values to its consumers in this process from
+   * memory without storing them, and skip them after a restart. Kafka stores them like any others.
+   */
+  readonly reproducible?: boolean;
+}
+
 export interface Consumer {
   /** Resolves once the consumer has stopped and its last batch is committed. */
   stop(): Promise<void>;
@@ -49,7 +58,7 @@ export interface EventLog<T> {
    * Appends records; resolves with their ids once they are durable. All records of one call
    * are appended atomically where the backend allows it (the embedded log does).
    */
-  append(records: ReadonlyArray<NewRecord<T>>): Promise<string[]>;
+  append(records: ReadonlyArray<NewRecord<T>>, options?: AppendOptions): Promise<string[]>;
   /**
    * Delivers records in order per key, at least once: a batch's position is committed only
    * after the handler resolves (and, when it answers a BatchTaken, once that batch is durable;

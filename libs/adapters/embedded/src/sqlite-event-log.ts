@@ -1,6 +1,6 @@
 /** EventLog on SQLite: one table of records per topic, committed offsets per consumer group. */
 import { EventEmitter } from 'node:events';
-import type { BatchHandler, Consumer, ConsumeOptions, ConsumerProgress, EventLog, NewRecord } from '@cairn/ports';
+import type { AppendOptions, BatchHandler, Consumer, ConsumeOptions, ConsumerProgress, EventLog, LogRecord, NewRecord } from '@cairn/ports';
 import type { EmbeddedDb } from './database';
 
 const POLL_MS = 1000;
@@ -10,6 +10,8 @@ const TRIM_EVERY_COMMITS = 200;
 const MAX_TAKEN = 2;
 /** Bound of the appended values kept for this process's consumers (their JSON's length). */
 const RECENT_MAX_CHARS = 8_000_000;
+/** The stored value of a reproducible record, whose value is kept in memory only (no JSON is empty). */
+const UNSTORED = '';
 
 export function migrateEventLog(db: EmbeddedDb): void {
   db.exec(`
@@ -23,6 +25,7 @@ export function migrateEventLog(db: EmbeddedDb): void {
 
 interface Pending<T> {
   readonly records: ReadonlyArray<NewRecord<T>>;
+  readonly reproducible: boolean;
   resolve(ids: string[]): void;
   reject(err: unknown): void;
 }
@@ -41,6 +44,13 @@ export class SqliteEventLog<T> implements EventLog<T> {
    */
   private readonly recent = new Map<number, { readonly value: T; readonly chars: number }>();
   private recentChars = 0;
+  /**
+   * Values of reproducible records (a rebuild's), stored as an empty value and kept here, by seq,
+   * until every consumer here has committed them: a 100k rebuild wrote a gigabyte of change logs
+   * into the table only to delete it again. Bounded by the consumers' backlog, which the rebuild
+   * paces itself by; a restart loses them, and consumers then skip them.
+   */
+  private readonly unstored = new Map<number, T>();
   /** The committed seq of each group consuming in this process. */
   private readonly consumers = new Map<string, number>();
 
@@ -59,6 +69,7 @@ export class SqliteEventLog<T> implements EventLog<T> {
       commit: db.prepare('INSERT INTO log_offsets (topic, grp, seq) VALUES (?, ?, ?) ON CONFLICT (topic, grp) DO UPDATE SET seq = excluded.seq'),
       minOffset: db.prepare('SELECT MIN(seq) AS seq FROM log_offsets WHERE topic = ?'),
       trim: db.prepare('DELETE FROM log_records WHERE topic = ? AND seq <= ?'),
+      groups: db.prepare('SELECT grp FROM log_offsets WHERE topic = ?').pluck(),
     };
     const row = db.prepare('SELECT MAX(seq) AS seq FROM log_records WHERE topic = ?').get(topic) as { seq: number | null };
     const committed = db.prepare('SELECT MAX(seq) AS seq FROM log_offsets WHERE topic = ?').get(topic) as { seq: number | null };
@@ -66,9 +77,9 @@ export class SqliteEventLog<T> implements EventLog<T> {
   }
 
   /** Appends of one event-loop turn share one transaction (group commit). */
-  append(records: ReadonlyArray<NewRecord<T>>): Promise<string[]> {
+  append(records: ReadonlyArray<NewRecord<T>>, options: AppendOptions = {}): Promise<string[]> {
     return new Promise((resolve, reject) => {
-      this.pending.push({ records, resolve, reject });
+      this.pending.push({ records, reproducible: options.reproducible === true, resolve, reject });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
         setImmediate(() => this.flush());
@@ -88,20 +99,29 @@ export class SqliteEventLog<T> implements EventLog<T> {
     const now = Date.now();
     const start = this.nextSeq;
     const written: [seq: number, value: T, chars: number][] = [];
+    const unstored: [seq: number, value: T][] = [];
+    const everyGroupHere = batch.some((p) => p.reproducible) && this.everyGroupConsumesHere();
     try {
       const ids = this.db.transaction(() => {
         let seq = start;
         return batch.map((p) =>
           p.records.map((r) => {
-            const json = JSON.stringify(r.value);
-            this.stmts.insert.run(this.topic, seq, r.key, json, now, r.headers ? JSON.stringify(r.headers) : null);
-            if (this.consumers.size > 0) written.push([seq, r.value, json.length]);
+            const headers = r.headers ? JSON.stringify(r.headers) : null;
+            if (p.reproducible && everyGroupHere) {
+              this.stmts.insert.run(this.topic, seq, r.key, UNSTORED, now, headers);
+              unstored.push([seq, r.value]);
+            } else {
+              const json = JSON.stringify(r.value);
+              this.stmts.insert.run(this.topic, seq, r.key, json, now, headers);
+              if (this.consumers.size > 0) written.push([seq, r.value, json.length]);
+            }
             return `0:${seq++}`;
           }),
         );
       })();
       this.nextSeq = start + ids.reduce((n, a) => n + a.length, 0);
       for (const [seq, value, chars] of written) this.keepRecent(seq, value, chars);
+      for (const [seq, value] of unstored) this.unstored.set(seq, value);
       batch.forEach((p, i) => p.resolve(ids[i]));
       this.appended.emit('data');
     } catch (err) {
@@ -119,9 +139,19 @@ export class SqliteEventLog<T> implements EventLog<T> {
     }
   }
 
+  /** Whether every group with a position on this topic consumes in this process (and one does). */
+  private everyGroupConsumesHere(): boolean {
+    if (this.consumers.size === 0) return false;
+    return (this.stmts.groups.all(this.topic) as string[]).every((g) => this.consumers.has(g));
+  }
+
   /** Forgets the kept values every consumer here has committed. */
   private forgetRead(): void {
     const through = Math.min(...this.consumers.values());
+    for (const seq of this.unstored.keys()) {
+      if (seq > through) break;
+      this.unstored.delete(seq);
+    }
     for (const [seq, kept] of this.recent) {
       if (seq > through) break;
       this.recent.delete(seq);
@@ -153,7 +183,7 @@ export class SqliteEventLog<T> implements EventLog<T> {
     // Records this process appended are kept in memory from the oldest unread one on: their JSON,
     // most of what a batch weighs, is then not read back from the table at all.
     const read = (after: number) => {
-      const statement = this.recent.has(after + 1) ? this.stmts.readKept : this.stmts.read;
+      const statement = this.recent.has(after + 1) || this.unstored.has(after + 1) ? this.stmts.readKept : this.stmts.read;
       return statement.all(this.topic, after, maxBatch) as { seq: number; key: string; value: string | null; ts: number; headers: string | null }[];
     };
     const commit = (through: number) => {
@@ -212,18 +242,17 @@ export class SqliteEventLog<T> implements EventLog<T> {
           await new Promise((r) => setTimeout(r, options.lingerMs));
           rows = read(readAfter);
         }
-        const records = rows.map((r) => ({
-          id: `0:${r.seq}`,
-          key: r.key,
-          value: this.recent.get(r.seq)?.value ?? (JSON.parse(r.value ?? (this.stmts.value.get(this.topic, r.seq) as string)) as T),
-          timestamp: r.ts,
-          headers: r.headers ? JSON.parse(r.headers) : {},
-        }));
+        const records: LogRecord<T>[] = [];
+        for (const r of rows) {
+          const value = this.valueOf(r.seq, r.value);
+          // An unstored value lost with the process that appended it: skipped.
+          if (value !== undefined) records.push({ id: `0:${r.seq}`, key: r.key, value, timestamp: r.ts, headers: r.headers ? JSON.parse(r.headers) : {} });
+        }
         // Whether the batch became durable, known from the start (a rejection is held here while
         // earlier batches settle, not left unhandled).
         let durable: Promise<boolean> | undefined;
         try {
-          durable = (await handler(records))?.durable.then(() => true, failed);
+          if (records.length > 0) durable = (await handler(records))?.durable.then(() => true, failed);
         } catch (err) {
           failed(err);
           await settleAll();
@@ -255,9 +284,18 @@ export class SqliteEventLog<T> implements EventLog<T> {
         else {
           this.recent.clear();
           this.recentChars = 0;
+          this.unstored.clear();
         }
       },
     };
+  }
+
+  /** A record's value: kept in memory, or parsed from the table; undefined when it was never stored and is no longer kept. */
+  private valueOf(seq: number, json: string | null): T | undefined {
+    const kept = this.recent.get(seq)?.value ?? this.unstored.get(seq);
+    if (kept !== undefined) return kept;
+    const stored = json ?? (this.stmts.value.get(this.topic, seq) as string);
+    return stored === UNSTORED ? undefined : (JSON.parse(stored) as T);
   }
 
   private committedSeq(group: string): number {
