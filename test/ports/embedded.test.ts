@@ -11,6 +11,7 @@ import {
   SqliteTimeseriesIndex,
   type EmbeddedDb,
 } from '@cairn/adapter-embedded';
+import type { Consumer } from '@cairn/ports';
 import { describeAspectStoreContract } from './aspect-store.contract';
 import { describeEventLogContract, waitFor } from './event-log.contract';
 import { describeGraphIndexContract } from './graph-index.contract';
@@ -126,8 +127,26 @@ describe('SQLite adapters: durability across reopen', () => {
   });
 });
 
+type PaddedValue = { label: string; pad?: string };
+
+/** A consumer whose first batch (one small record, appended here) holds it until `release`, while larger ones are appended. */
+async function gatedConsumer(log: SqliteEventLog<PaddedValue>): Promise<{ seen: PaddedValue[]; release: () => void; consumer: Consumer }> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const seen: PaddedValue[] = [];
+  const consumer = log.consume('g', async (batch) => {
+    if (batch[0]?.value.label === 'gate') await held;
+    seen.push(...batch.map((r) => r.value));
+  });
+  await log.append([{ key: 'k', value: { label: 'gate' } }]);
+  return { seen, release, consumer };
+}
+
+/** Ten values of a million characters each, more than the log keeps of appended values for its consumers. */
+const largeValues = (prefix: string): PaddedValue[] => Array.from({ length: 10 }, (_, i) => ({ label: `${prefix}${i}`, pad: 'x'.repeat(1_000_000) }));
+
 describe('SQLite event log: values appended in this process', () => {
-  type Value = { label: string; pad?: string };
+  type Value = PaddedValue;
 
   it('reach a consumer here as the appended objects; values it did not keep are parsed from the table', async () => {
     const { db, close } = freshDb();
@@ -157,17 +176,8 @@ describe('SQLite event log: values appended in this process', () => {
     const { db, close } = freshDb();
     try {
       const log = new SqliteEventLog<Value>(db, 'bounded');
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      const seen: Value[] = [];
-      // The first batch (one small record) holds the consumer while the large ones are appended.
-      const consumer = log.consume('g', async (batch) => {
-        if (batch[0]?.value.label === 'gate') await held;
-        seen.push(...batch.map((r) => r.value));
-      });
-      await log.append([{ key: 'k', value: { label: 'gate' } }]);
-      // Ten values of a million characters each, more than the log keeps for its consumers.
-      const appended = Array.from({ length: 10 }, (_, i) => ({ label: `v${i}`, pad: 'x'.repeat(1_000_000) }));
+      const { seen, release, consumer } = await gatedConsumer(log);
+      const appended = largeValues('v');
       for (const value of appended) await log.append([{ key: 'k', value }]);
       release();
       await waitFor(() => seen.length === 11, 10_000);
@@ -185,7 +195,7 @@ describe('SQLite event log: values appended in this process', () => {
 });
 
 describe('SQLite event log: reproducible records (a rebuild\'s change logs)', () => {
-  type Value = { label: string; pad?: string };
+  type Value = PaddedValue;
   const storedValues = (db: ReturnType<typeof freshDb>['db'], topic: string) =>
     db.prepare('SELECT value FROM log_records WHERE topic = ? ORDER BY seq').pluck().all(topic) as string[];
 
@@ -193,16 +203,9 @@ describe('SQLite event log: reproducible records (a rebuild\'s change logs)', ()
     const { db, close } = freshDb();
     try {
       const log = new SqliteEventLog<Value>(db, 'rebuild');
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      const seen: Value[] = [];
-      const consumer = log.consume('g', async (batch) => {
-        if (batch[0]?.value.label === 'gate') await held;
-        seen.push(...batch.map((r) => r.value));
-      });
-      await log.append([{ key: 'k', value: { label: 'gate' } }]);
+      const { seen, release, consumer } = await gatedConsumer(log);
       // More than the log keeps of stored values for its consumers: none may be dropped.
-      const appended = Array.from({ length: 10 }, (_, i) => ({ label: `r${i}`, pad: 'x'.repeat(1_000_000) }));
+      const appended = largeValues('r');
       for (const value of appended) await log.append([{ key: 'k', value }], { reproducible: true });
       expect(storedValues(db, 'rebuild').slice(1)).toEqual(Array(10).fill(''));
       release();
