@@ -101,6 +101,27 @@ describe.each<[string, SearchIndexOptions]>([
     }
   });
 
+  it('rebuilds again in the same process, and undoes the merge\'s sort settings', async () => {
+    const plain = open();
+    const rebuilt = open();
+    try {
+      await rebuildWrites(plain.index);
+      for (let round = 0; round < 2; round++) {
+        await rebuilt.index.clearForRebuild();
+        await rebuildWrites(rebuilt.index);
+        await rebuilt.index.rebuilt();
+        expect(rowsOf(rebuilt.db)).toEqual(rowsOf(plain.db));
+      }
+      // Temporary data in memory again (2), as every connection keeps it, once the merge is done.
+      expect(rebuilt.db.pragma('temp_store', { simple: true })).toBe(2);
+    } finally {
+      for (const { db, index } of [plain, rebuilt]) {
+        await index.close();
+        db.close();
+      }
+    }
+  });
+
   it('writes the rows of a rebuild that did not end when the index opens again', async () => {
     const file = join(dir, 'unfinished.db');
     let db = openDatabase(file);

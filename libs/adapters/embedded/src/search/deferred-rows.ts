@@ -59,8 +59,8 @@ export class DeferredRows {
   }
 
   /**
-   * Writes the net effect of every deferred row into the value and term tables in key order, in the
-   * caller's transaction, and drops DEFERRED_ROWS. The tables were empty when deferring began (the
+   * Writes the net effect of every deferred row into the value and term tables in key order, in one
+   * transaction (no other may be open: the sort's settings change outside any), and drops DEFERRED_ROWS. The tables were empty when deferring began (the
    * file had just been emptied), so every row left present is inserted and only those are deleted.
    */
   merge(deleteRow: (key: RowKey) => void): void {
@@ -77,10 +77,12 @@ export class DeferredRows {
     this.db.pragma('temp_store = FILE');
     this.db.pragma(`threads = ${MERGE_SORT_THREADS}`);
     try {
-      this.db.exec(`INSERT OR IGNORE INTO search_values (field_id, value, doc_id, num) ${present(0)};
-        INSERT OR IGNORE INTO search_terms (field_id, term, doc_id) SELECT field_id, text, doc_id FROM (${present(1)});`);
-      for (const key of this.removed?.values() ?? []) deleteRow(key);
-      this.db.exec(`DROP TABLE ${DEFERRED_ROWS}`);
+      this.db.transaction(() => {
+        this.db.exec(`INSERT OR IGNORE INTO search_values (field_id, value, doc_id, num) ${present(0)};
+          INSERT OR IGNORE INTO search_terms (field_id, term, doc_id) SELECT field_id, text, doc_id FROM (${present(1)});`);
+        for (const key of this.removed?.values() ?? []) deleteRow(key);
+        this.db.exec(`DROP TABLE ${DEFERRED_ROWS}`);
+      })();
     } finally {
       this.db.pragma('threads = 0');
       this.db.pragma('temp_store = MEMORY');

@@ -106,7 +106,7 @@ export class DocumentWriter {
   mergeDeferredRows(): boolean {
     const deferred = this.deferred;
     if (!deferred) return false;
-    this.db.transaction(() => deferred.merge(([isTerm, fieldId, text, docId]) => (isTerm ? this.stmts.deleteTerm : this.stmts.deleteValue).run(fieldId, text, docId)))();
+    deferred.merge(([isTerm, fieldId, text, docId]) => (isTerm ? this.stmts.deleteTerm : this.stmts.deleteValue).run(fieldId, text, docId));
     this.deferred = undefined;
     this.readers.rowsMerged();
     return true;
