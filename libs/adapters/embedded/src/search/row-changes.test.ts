@@ -19,18 +19,6 @@ describe('RowChanges', () => {
     ]);
   });
 
-  it('visits the same rows unsorted as in key order', () => {
-    const changes = new RowChanges();
-    changes.set(10, 'b', 2, true);
-    changes.set(2, 'x', 5, true);
-    changes.set(10, 'a', 3, false);
-    changes.set(10, 'b', 2, false);
-    const unsorted: [number, string, number, boolean][] = [];
-    changes.forEach((fieldId, text, docId, present) => unsorted.push([fieldId, text, docId, present]));
-    expect(unsorted.sort()).toEqual(visited(changes).sort());
-    expect(unsorted).toHaveLength(3);
-  });
-
   it('visits rows in key order: field ids as numbers, then texts, then document ids as numbers', () => {
     const changes = new RowChanges();
     for (const [fieldId, text, docId] of [

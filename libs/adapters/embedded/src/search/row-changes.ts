@@ -16,11 +16,6 @@ export class RowChanges {
     docs.set(docId, present);
   }
 
-  /** In no particular order: for rows whose order costs nothing where they go (deferred rows are sorted when merged). */
-  forEach(visit: (fieldId: number, text: string, docId: number, present: boolean) => void): void {
-    for (const [fieldId, texts] of this.byField) for (const [text, docs] of texts) for (const [docId, present] of docs) visit(fieldId, text, docId, present);
-  }
-
   forEachInKeyOrder(visit: (fieldId: number, text: string, docId: number, present: boolean) => void): void {
     for (const fieldId of [...this.byField.keys()].sort(byNumber)) {
       const texts = this.byField.get(fieldId)!;
