@@ -153,8 +153,9 @@ export class Backpressure implements RestorePacing {
 
   /**
    * A rebuild's search index builds what it deferred at the end, holding the indexer up for seconds
-   * (17 s at 100k entities): a consumer that commits nothing counts as more than the bound's seconds
-   * behind, so every write would be refused, while the writes meanwhile are a few hundred records.
+   * (about 14 s at 100k entities): a consumer that commits nothing counts as more than the bound's
+   * seconds behind, so every write would be refused, while the writes meanwhile are a few hundred
+   * records.
    */
   async holdingUp(group: string, work: () => Promise<void>): Promise<void> {
     this.pacingItself(group);

@@ -60,8 +60,9 @@ export class DeferredRows {
 
   /**
    * Writes the net effect of every deferred row into the value and term tables in key order, in one
-   * transaction (no other may be open: the sort's settings change outside any), and drops DEFERRED_ROWS. The tables were empty when deferring began (the
-   * file had just been emptied), so every row left present is inserted and only those are deleted.
+   * transaction, and drops DEFERRED_ROWS; no other transaction may be open, since the sort's settings
+   * change outside any. The tables were empty when deferring began (the file had just been emptied),
+   * so every row left present is inserted, and only rows removed during the rebuild are deleted.
    */
   merge(deleteRow: (key: RowKey) => void): void {
     const rows = expandedRows(this.db);
