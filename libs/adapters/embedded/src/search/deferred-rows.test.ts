@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { SearchFields, SearchMappings, SearchQuery } from '@cairn/ports';
 import { openDatabase, type EmbeddedDb } from '../database';
 import { SqliteSearchIndex, type SearchIndexOptions } from '../sqlite-search-index';
+import { defersRows } from './search-tables';
 
 const fields = new Map([
   ['name', { type: 'WORD_GRAM' as const, autocomplete: true }],
@@ -60,6 +61,12 @@ describe.each<[string, SearchIndexOptions]>([
     const db = openDatabase(join(dir, `search-${n++}.db`));
     return { db, index: new SqliteSearchIndex(db, mappings, options) };
   };
+  const closeAll = async (...opened: ReturnType<typeof open>[]) => {
+    for (const { db, index } of opened) {
+      await index.close();
+      db.close();
+    }
+  };
 
   it('defers value and term rows until rebuilt, then holds exactly the rows of writes not deferred', async () => {
     const plain = open();
@@ -94,10 +101,7 @@ describe.each<[string, SearchIndexOptions]>([
       await rebuilt.index.rebuilt();
       expect((await rebuilt.index.search(query(0), { from: 0, size: 20 })).total).toBe(5);
     } finally {
-      for (const { db, index } of [plain, rebuilt]) {
-        await index.close();
-        db.close();
-      }
+      await closeAll(plain, rebuilt);
     }
   });
 
@@ -115,10 +119,7 @@ describe.each<[string, SearchIndexOptions]>([
       // Temporary data in memory again (2), as every connection keeps it, once the merge is done.
       expect(rebuilt.db.pragma('temp_store', { simple: true })).toBe(2);
     } finally {
-      for (const { db, index } of [plain, rebuilt]) {
-        await index.close();
-        db.close();
-      }
+      await closeAll(plain, rebuilt);
     }
   });
 
@@ -137,7 +138,7 @@ describe.each<[string, SearchIndexOptions]>([
     index = new SqliteSearchIndex(db, mappings, options);
     try {
       expect((await index.search(query(0), { from: 0, size: 20 })).hits.map((h) => h.urn)).toEqual([urn(0), urn(3), urn(6), urn(9)]);
-      expect(db.prepare("SELECT COUNT(*) FROM sqlite_master WHERE name = 'search_deferred_rows'").pluck().get()).toBe(0);
+      expect(defersRows(db)).toBe(false);
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     } finally {
       await index.close();
@@ -165,7 +166,7 @@ describe.each<[string, SearchIndexOptions]>([
     try {
       expect(expected.length).toBeGreaterThan(27);
       expect(rowsOf(db)).toEqual(expected);
-      expect(db.prepare("SELECT COUNT(*) FROM sqlite_master WHERE name = 'search_deferred_rows'").pluck().get()).toBe(0);
+      expect(defersRows(db)).toBe(false);
     } finally {
       await index.close();
       db.close();
