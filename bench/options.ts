@@ -1,7 +1,7 @@
 /** `npm run bench -- [options]`: what to run, at which scale, and where the report goes. */
 import type { Mode } from './deployments/deployment';
 
-export const SCENARIOS = ['ingest', 'batch', 'kafka', 'reads', 'search', 'restore', 'overload', 'raw'] as const;
+export const SCENARIOS = ['ingest', 'batch', 'snapshots', 'kafka', 'reads', 'search', 'restore', 'overload', 'raw'] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
 export interface BenchOptions {
@@ -14,7 +14,10 @@ export interface BenchOptions {
   /** Concurrent clients of the read and search scenarios. */
   readonly readClients: number;
   readonly batchSize: number;
+  /** Entities of the `batch` scenario's catalog, and of the `snapshots` scenario's. */
   readonly batchEntities: number;
+  /** Entities whose snapshots one `batchIngest` request carries. */
+  readonly snapshotBatch: number;
   readonly maxIngestSeconds: number;
   /** Requests of each read and search kind, bounded by `readSeconds` too. */
   readonly readRequests: number;
@@ -38,7 +41,8 @@ export const USAGE = `usage: npm run bench -- [options]
   --clients N                        concurrent ingest clients (default 16)
   --read-clients N                   concurrent read/search clients (default 4)
   --batch-size N                     proposals per ingestProposalBatch request (default 100)
-  --batch-entities N                 entities ingested through ingestProposalBatch (default entities/10)
+  --batch-entities N                 entities ingested through ingestProposalBatch, and through batchIngest (default entities/10)
+  --snapshot-batch N                 entities' snapshots per batchIngest request (default 10)
   --max-ingest-seconds N             cap of each ingest phase (default 900)
   --read-requests N                  requests per read/search kind (default 1000)
   --warmup-requests N                unmeasured requests of each read/search kind sent first (default 2000, within --read-seconds)
@@ -91,6 +95,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     readClients: int('--read-clients', 4),
     batchSize: int('--batch-size', 100),
     batchEntities: int('--batch-entities', Math.max(100, Math.floor(entities / 10))),
+    snapshotBatch: int('--snapshot-batch', 10),
     maxIngestSeconds: int('--max-ingest-seconds', 900),
     readRequests: int('--read-requests', 1000),
     warmupRequests: int('--warmup-requests', 2000),

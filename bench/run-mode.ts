@@ -5,7 +5,9 @@
  */
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { defaultRegistry } from '@cairn/core';
 import { CatalogClient } from './client/catalog-client';
+import { fitsSnapshot } from './client/snapshots';
 import { backendsFromEnv, type Backends } from '../deploy/local/prefixed-run';
 import type { Deployment, Mode } from './deployments/deployment';
 import { startDistributed } from './deployments/distributed';
@@ -17,7 +19,7 @@ import { rawElastic } from './raw/raw-elastic';
 import { rawMongo } from './raw/raw-mongo';
 import { rawSqlite } from './raw/raw-sqlite';
 import type { ModeReport } from './report';
-import { runIngest } from './scenarios/ingest';
+import { runIngest, type IngestRequest } from './scenarios/ingest';
 import { runKafkaProduce } from './scenarios/kafka-produce';
 import { runOverload } from './scenarios/overload';
 import { ProposalFeed } from './scenarios/proposal-feed';
@@ -27,7 +29,7 @@ import { runSearch } from './scenarios/search';
 import { round, sleep } from './stats';
 
 /** Names of the catalogs of a run: each scenario writes entities of its own. */
-const NAMESPACES = { load: 'c', batch: 'b', kafka: 'k', overload: 'o' } as const;
+const NAMESPACES = { load: 'c', batch: 'b', snapshots: 's', kafka: 'k', overload: 'o' } as const;
 const RAW_SECONDS = 60;
 
 export interface RunContext {
@@ -99,12 +101,12 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
   const readBounds = { clients: options.readClients, requests: options.readRequests, warmup: options.warmupRequests, seconds: options.readSeconds, serverCpuMs: () => deployment.cpuMs() };
   let searchable = 0;
   /** Ingests a catalog over REST; search then finds its entities besides those already there. */
-  const ingest = async (source: SyntheticCatalog, batchSize: number) => {
-    const feed = new ProposalFeed(source);
+  const ingest = async (source: SyntheticCatalog, request: IngestRequest) => {
+    const feed = request.action === 'batchIngest' ? new ProposalFeed(source, Infinity, (p) => fitsSnapshot(request.registry, p)) : new ProposalFeed(source);
     const before = searchable;
     const { result, usPerUnit } = await withCpu(
       deployment,
-      () => runIngest(client, feed, { clients: options.clients, batchSize, maxSeconds: options.maxIngestSeconds, expectSearchable: (n) => before + n }),
+      () => runIngest(client, feed, { clients: options.clients, request, maxSeconds: options.maxIngestSeconds, expectSearchable: (n) => before + n }),
       (r) => r.proposals,
     );
     searchable += feed.entities;
@@ -113,7 +115,7 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
   try {
     if (has('ingest')) {
       await attempt(ctx, report, 'ingest', async () => {
-        report.ingest = await ingest(catalog, 1);
+        report.ingest = await ingest(catalog, { action: 'ingestProposal' });
         const atEnd = deployment.memory();
         const settled = await settledMemory(deployment);
         report.footprint = {
@@ -137,7 +139,13 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
     }
     if (has('batch')) {
       await attempt(ctx, report, 'batch', async () => {
-        report.batch = await ingest(catalogOf(ctx, NAMESPACES.batch, options.batchEntities), options.batchSize);
+        report.batch = await ingest(catalogOf(ctx, NAMESPACES.batch, options.batchEntities), { action: 'ingestProposalBatch', proposals: options.batchSize });
+      });
+    }
+    if (has('snapshots')) {
+      await attempt(ctx, report, 'snapshots', async () => {
+        const request = { action: 'batchIngest', entities: options.snapshotBatch, registry: defaultRegistry() } as const;
+        report.snapshots = await ingest(catalogOf(ctx, NAMESPACES.snapshots, options.batchEntities), request);
       });
     }
     if (has('kafka') && mode === 'distributed') {

@@ -1,6 +1,7 @@
 /** The calls the scenarios make, as the reference's clients make them (Rest.li REST, the UI's GraphQL). */
 import type { MetadataChangeProposal } from '@cairn/events';
 import { HttpClient, type HttpReply } from './http-client';
+import type { SnapshotEntity } from './snapshots';
 
 const enc = encodeURIComponent;
 
@@ -31,6 +32,11 @@ export class CatalogClient {
 
   ingestProposalBatch(proposals: readonly MetadataChangeProposal[], async = false): Promise<HttpReply> {
     return this.http.send('POST', '/aspects?action=ingestProposalBatch', JSON.stringify({ proposals, ...(async ? { async: 'true' } : {}) }));
+  }
+
+  /** Legacy snapshots, all or nothing (`/entities?action=batchIngest`). */
+  batchIngest(entities: readonly SnapshotEntity[]): Promise<HttpReply> {
+    return this.http.send('POST', '/entities?action=batchIngest', JSON.stringify({ entities }));
   }
 
   getEntity(urn: string): Promise<HttpReply> {

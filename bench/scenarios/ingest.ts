@@ -1,19 +1,27 @@
 /**
  * Ingest through the REST API: `clients` concurrent clients, each sending one proposal per
- * request (`ingestProposal`, as the reference's REST sink does) or a batch (`ingestProposalBatch`),
- * retrying 429 after its Retry-After as the reference's clients do. Stops when the feed is empty
- * or after `maxSeconds`; then waits until everything sent is searchable.
+ * request (`ingestProposal`, as the reference's REST sink does), a batch of proposals
+ * (`ingestProposalBatch`) or the snapshots of several entities (`batchIngest`), retrying 429
+ * after its Retry-After as the reference's clients do. Stops when the feed is empty or after
+ * `maxSeconds`; then waits until everything sent is searchable.
  */
+import type { Registry } from '@cairn/core';
 import type { CatalogClient } from '../client/catalog-client';
 import type { HttpReply } from '../client/http-client';
+import { snapshotsOf } from '../client/snapshots';
 import { now, round, Samples, sleep } from '../stats';
 import { IndexLagProbe, untilSearchable } from './index-lag-probe';
 import type { FedProposal, ProposalFeed } from './proposal-feed';
 
+/** What one request carries. */
+export type IngestRequest =
+  | { readonly action: 'ingestProposal' }
+  | { readonly action: 'ingestProposalBatch'; readonly proposals: number }
+  | { readonly action: 'batchIngest'; readonly entities: number; readonly registry: Registry };
+
 export interface IngestOptions {
   readonly clients: number;
-  /** 1: `ingestProposal`; more: `ingestProposalBatch` of this many. */
-  readonly batchSize: number;
+  readonly request: IngestRequest;
   readonly async?: boolean;
   readonly maxSeconds: number;
   /** Entities search should find once everything sent is indexed. */
@@ -22,6 +30,7 @@ export interface IngestOptions {
 }
 
 export interface IngestResult {
+  /** Through `batchIngest`: the aspects of the snapshots acknowledged. */
   readonly proposals: number;
   readonly requests: number;
   readonly seconds: number;
@@ -53,17 +62,19 @@ export async function runIngest(client: CatalogClient, feed: ProposalFeed, optio
   const started = now();
   const deadline = started + options.maxSeconds * 1000;
 
-  const send = (items: FedProposal[]): Promise<HttpReply> =>
-    options.batchSize === 1
-      ? client.ingestProposal(items[0]!.proposal, options.async)
-      : client.ingestProposalBatch(
-          items.map((i) => i.proposal),
-          options.async,
-        );
+  const request = options.request;
+  const take = (): FedProposal[] =>
+    request.action === 'ingestProposal' ? feed.take(1) : request.action === 'ingestProposalBatch' ? feed.take(request.proposals) : feed.takeEntities(request.entities);
+  const send = (items: FedProposal[]): Promise<HttpReply> => {
+    const proposals = items.map((i) => i.proposal);
+    if (request.action === 'ingestProposal') return client.ingestProposal(proposals[0]!, options.async);
+    if (request.action === 'ingestProposalBatch') return client.ingestProposalBatch(proposals, options.async);
+    return client.batchIngest(snapshotsOf(request.registry, proposals));
+  };
 
   const worker = async () => {
     while (now() < deadline) {
-      const items = feed.take(options.batchSize);
+      const items = take();
       if (items.length === 0) return;
       for (let attempt = 1; ; attempt++) {
         const t0 = now();

@@ -10,34 +10,68 @@ export interface FedProposal {
 
 export class ProposalFeed {
   private readonly source: Generator<FedProposal>;
+  /** The proposal after the last handed out, once `takeEntities` has looked at it. */
+  private ahead: FedProposal | undefined;
   private handedOut = 0;
   /** Entities whose first proposal has been handed out. */
   entities = 0;
 
+  /** `keep`: the proposals this feed hands out (a snapshot carries no time-series aspect); default all. */
   constructor(
     catalog: SyntheticCatalog,
     private readonly limit = Infinity,
+    keep: (p: MetadataChangeProposal) => boolean = () => true,
   ) {
     this.source = (function* () {
       for (const entity of catalog.entities()) {
-        for (let i = 0; i < entity.proposals.length; i++) yield { proposal: entity.proposals[i]!, createsEntity: i === 0 };
+        const kept = entity.proposals.filter(keep);
+        for (let i = 0; i < kept.length; i++) yield { proposal: kept[i]!, createsEntity: i === 0 };
       }
     })();
   }
 
   take(count: number): FedProposal[] {
     const out: FedProposal[] = [];
-    while (out.length < count && this.handedOut < this.limit) {
-      const next = this.source.next();
-      if (next.done) break;
-      this.handedOut++;
-      if (next.value.createsEntity) this.entities++;
-      out.push(next.value);
+    while (out.length < count) {
+      const next = this.next();
+      if (!next) break;
+      out.push(next);
     }
     return out;
   }
 
+  /** Every proposal of the next `count` entities (the first may have begun in an earlier take). */
+  takeEntities(count: number): FedProposal[] {
+    const out: FedProposal[] = [];
+    let started = 0;
+    for (;;) {
+      const next = this.peek();
+      if (!next || (next.createsEntity && started === count)) return out;
+      if (next.createsEntity || out.length === 0) started++;
+      out.push(this.next()!);
+    }
+  }
+
   get count(): number {
     return this.handedOut;
+  }
+
+  private peek(): FedProposal | undefined {
+    if (this.handedOut >= this.limit) return undefined;
+    if (!this.ahead) {
+      const next = this.source.next();
+      if (next.done) return undefined;
+      this.ahead = next.value;
+    }
+    return this.ahead;
+  }
+
+  private next(): FedProposal | undefined {
+    const next = this.peek();
+    if (!next) return undefined;
+    this.ahead = undefined;
+    this.handedOut++;
+    if (next.createsEntity) this.entities++;
+    return next;
   }
 }
