@@ -79,16 +79,16 @@ export function tableRows(report: ModeReport): [string, string, string][] {
   const f = report.footprint;
   rows.push(['footprint', 'start to healthy (empty / loaded)', `${fmt(f.startToHealthyMs, ' ms')} / ${fmt(f.restartToHealthyMs, ' ms')}`]);
   rows.push(['footprint', 'RSS idle / at load end / settled / peak / after restart', `${fmt(f.idleRssMb)} / ${fmt(f.rssAtLoadEndMb)} / ${fmt(f.rssAfterLoadMb)} (${fmt(f.settleSeconds)} s later) / ${fmt(f.peakRssMb)} / ${fmt(f.rssAfterRestartMb)} MB`]);
-  const ingest = (name: string, r: IngestResult | undefined, what = 'proposals') => {
+  const ingest = (name: string, r: IngestResult | undefined, unit = 'proposal') => {
     if (!r) return;
-    rows.push([name, `${what} acknowledged`, `${r.proposals} in ${r.seconds} s = ${r.proposalsPerSecond}/s (429: ${r.tooManyRequests}, failed: ${r.failed})`]);
+    rows.push([name, `${unit}s acknowledged`, `${r.proposals} in ${r.seconds} s = ${r.proposalsPerSecond}/s (429: ${r.tooManyRequests}, failed: ${r.failed})`]);
     rows.push([name, 'request latency', lat(r.latencyMs)]);
-    rows.push([name, `catalog CPU per ${what === 'proposals' ? 'proposal' : 'aspect'}`, fmt(r.serverCpuUsPerProposal, ' µs')]);
+    rows.push([name, `catalog CPU per ${unit}`, fmt(r.serverCpuUsPerProposal, ' µs')]);
     rows.push([name, 'index lag', `${lat(r.indexLagMs)}; all searchable ${fmt(r.allSearchableAfterMs, ' ms')} after the last ack`]);
   };
   ingest('ingest', report.ingest);
   ingest('batch', report.batch);
-  ingest('snapshots', report.snapshots, 'aspects (in snapshots)');
+  ingest('snapshots', report.snapshots, 'aspect');
   if (report.kafka) {
     const k = report.kafka;
     rows.push(['kafka', 'produced (acked by Kafka)', `${k.proposals} in ${k.seconds} s = ${k.proposalsPerSecond}/s`]);

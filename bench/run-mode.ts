@@ -102,7 +102,7 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
   let searchable = 0;
   /** Ingests a catalog over REST; search then finds its entities besides those already there. */
   const ingest = async (source: SyntheticCatalog, request: IngestRequest) => {
-    const feed = request.action === 'batchIngest' ? new ProposalFeed(source, Infinity, (p) => fitsSnapshot(request.registry, p)) : new ProposalFeed(source);
+    const feed = request.action === 'batchIngest' ? new ProposalFeed(source, (p) => fitsSnapshot(request.registry, p)) : new ProposalFeed(source);
     const before = searchable;
     const { result, usPerUnit } = await withCpu(
       deployment,

@@ -1,4 +1,4 @@
-/** The catalog's proposals handed out one or a batch at a time to concurrent clients, up to a count. */
+/** The catalog's proposals handed out one or a batch at a time to concurrent clients. */
 import type { MetadataChangeProposal } from '@cairn/events';
 import type { SyntheticCatalog } from '../generator/catalog';
 
@@ -12,16 +12,11 @@ export class ProposalFeed {
   private readonly source: Generator<FedProposal>;
   /** The proposal after the last handed out, once `takeEntities` has looked at it. */
   private ahead: FedProposal | undefined;
-  private handedOut = 0;
   /** Entities whose first proposal has been handed out. */
   entities = 0;
 
   /** `keep`: the proposals this feed hands out (a snapshot carries no time-series aspect); default all. */
-  constructor(
-    catalog: SyntheticCatalog,
-    private readonly limit = Infinity,
-    keep: (p: MetadataChangeProposal) => boolean = () => true,
-  ) {
+  constructor(catalog: SyntheticCatalog, keep: (p: MetadataChangeProposal) => boolean = () => true) {
     this.source = (function* () {
       for (const entity of catalog.entities()) {
         const kept = entity.proposals.filter(keep);
@@ -52,12 +47,7 @@ export class ProposalFeed {
     }
   }
 
-  get count(): number {
-    return this.handedOut;
-  }
-
   private peek(): FedProposal | undefined {
-    if (this.handedOut >= this.limit) return undefined;
     if (!this.ahead) {
       const next = this.source.next();
       if (next.done) return undefined;
@@ -70,7 +60,6 @@ export class ProposalFeed {
     const next = this.peek();
     if (!next) return undefined;
     this.ahead = undefined;
-    this.handedOut++;
     if (next.createsEntity) this.entities++;
     return next;
   }

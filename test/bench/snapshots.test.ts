@@ -10,7 +10,7 @@ const catalog = new SyntheticCatalog({ entities: 200, seed: 42, namespace: 's', 
 
 describe('bench snapshots', () => {
   it('leaves time-series aspects out, and the feed marks the first kept proposal of each entity', () => {
-    const feed = new ProposalFeed(catalog, Infinity, (p) => fitsSnapshot(registry, p));
+    const feed = new ProposalFeed(catalog, (p) => fitsSnapshot(registry, p));
     const fed = feed.take(Infinity);
     expect(fed.some((f) => f.proposal.aspectName === 'datasetProfile')).toBe(false);
     expect(fed.filter((f) => f.createsEntity).length).toBe(200);
@@ -21,7 +21,7 @@ describe('bench snapshots', () => {
   });
 
   it('takes whole entities, the last take holding what is left', () => {
-    const feed = new ProposalFeed(catalog, Infinity, (p) => fitsSnapshot(registry, p));
+    const feed = new ProposalFeed(catalog, (p) => fitsSnapshot(registry, p));
     const takes: number[] = [];
     for (let take = feed.takeEntities(30); take.length > 0; take = feed.takeEntities(30)) {
       expect(take[0]!.createsEntity).toBe(true);
@@ -43,7 +43,7 @@ describe('bench snapshots', () => {
   });
 
   it('groups an entity proposals into one snapshot that the service reads back into the same proposals', () => {
-    const feed = new ProposalFeed(catalog, Infinity, (p) => fitsSnapshot(registry, p));
+    const feed = new ProposalFeed(catalog, (p) => fitsSnapshot(registry, p));
     const proposals = feed.takeEntities(20).map((f) => f.proposal);
     const snapshots = snapshotsOf(registry, proposals);
     expect(snapshots).toHaveLength(20);
