@@ -3,7 +3,7 @@
  * (`search.db`), written by its writer thread; everything else is in `catalog.db`.
  */
 import { join } from 'node:path';
-import type { Registry } from '@cairn/core';
+import { createLogger, type Registry } from '@cairn/core';
 import type { FailedMetadataChangeProposal, MetadataChangeLog, MetadataChangeProposal } from '@cairn/events';
 import {
   openDatabase,
@@ -12,6 +12,7 @@ import {
   SqliteGraphIndex,
   SqliteSearchIndex,
   SqliteTimeseriesIndex,
+  startCheckpointer,
 } from '@cairn/adapter-embedded';
 import { PROPOSAL_RESULTS_TOPIC, type ProposalResult } from '@cairn/pipeline';
 import { searchSchemaOf } from '@cairn/search';
@@ -28,6 +29,10 @@ export function openEmbeddedPorts(dataDir: string, options: EmbeddedOptions, reg
   const store = new SqliteAspectStore(db);
   const searchDb = openDatabase(join(dataDir, 'search.db'), { sync: options.durability });
   const search = new SqliteSearchIndex(searchDb, searchSchemaOf(registry).mappings(), { readThreads: options.searchThreads, writerThread: true, movingFrom: db });
+  const checkpointer = startCheckpointer([db.name, searchDb.name], {
+    sync: options.durability,
+    onStopped: (err) => createLogger('embedded').warn('checkpointer stopped; writers checkpoint their files themselves', { error: err.message }),
+  });
   return {
     logs: {
       proposals: new SqliteEventLog<MetadataChangeProposal>(db, TOPIC_NAMES.proposals),
@@ -42,7 +47,7 @@ export function openEmbeddedPorts(dataDir: string, options: EmbeddedOptions, reg
     timeseries: new SqliteTimeseriesIndex(db),
     probes: { embedded: async () => db.prepare('SELECT 1').get() && searchDb.prepare('SELECT 1').get() },
     close: async () => {
-      await search.close();
+      await Promise.all([search.close(), checkpointer.close()]);
       searchDb.close();
       db.close();
     },

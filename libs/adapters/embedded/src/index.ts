@@ -1,4 +1,5 @@
 export { openDatabase, type EmbeddedDb, type DatabaseOptions } from './database';
+export { startCheckpointer, type Checkpointer } from './checkpointer';
 export { SqliteEventLog } from './sqlite-event-log';
 export { SqliteAspectStore } from './sqlite-aspect-store';
 export { SqliteSearchIndex } from './sqlite-search-index';

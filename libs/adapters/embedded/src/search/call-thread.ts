@@ -3,8 +3,9 @@
  * and a thread that stops is started again (calls in flight fail rather than wait forever).
  */
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { RestliError } from '@cairn/core';
+import { tsWorker } from '../ts-worker';
 
 export interface CallReply {
   readonly id: number;
@@ -20,12 +21,6 @@ interface Pending {
 /** A thread that stopped this soon after starting is started again only after RESTART_DELAY_MS. */
 const QUICK_EXIT_MS = 5000;
 const RESTART_DELAY_MS = 1000;
-
-// Workers are TypeScript like the rest of the service: each registers tsx's loader itself, as
-// module hooks of the parent thread do not reach worker threads.
-function bootstrap(script: string): string {
-  return `require(require.resolve('tsx/cjs', { paths: [${JSON.stringify(__dirname)}] })); require(${JSON.stringify(join(__dirname, script))});`;
-}
 
 /** In a worker: the reply to call `id`, `work`'s result or the error it threw. */
 export function answer(id: number, work: () => unknown): CallReply {
@@ -55,7 +50,7 @@ export class CallThread<Request extends { readonly type: string }> {
 
   private start(): Worker {
     const started = Date.now();
-    const worker = new Worker(bootstrap(this.script), { eval: true, workerData: this.data });
+    const worker = tsWorker(join(__dirname, this.script), this.data);
     worker.on('message', (reply: CallReply) => {
       const p = this.pending.get(reply.id);
       if (!p) return;
