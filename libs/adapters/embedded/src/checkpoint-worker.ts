@@ -17,7 +17,8 @@ const connections = files.map((file) => {
   return db;
 });
 
-// A PASSIVE checkpoint never waits: one another connection is running answers busy, and the next turn copies what it left.
+// A PASSIVE checkpoint never waits: while another connection's checkpoint runs it answers busy, and
+// the next turn copies what that one left. An error ends the thread (see checkpointer.ts).
 const timer = setInterval(() => {
   for (const db of connections) db.pragma('wal_checkpoint(PASSIVE)');
 }, intervalMs);
