@@ -1,20 +1,16 @@
 /** The checkpointer's thread (see checkpointer.ts): a PASSIVE checkpoint of each file in turn, every interval. */
-import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import { CLOSE_CHECKPOINTER, type CheckpointerData } from './checkpointer';
+import { openCheckpointConnection } from './database';
 
 const { files, sync, intervalMs } = workerData as CheckpointerData;
 const connections = files.map((file) => {
-  let db: Database.Database;
   try {
-    db = new Database(file, { fileMustExist: true });
+    return openCheckpointConnection(file, { sync });
   } catch (err) {
     // better-sqlite3's error class does not cross to the parent thread with its message.
     throw new Error(`the checkpointer cannot open ${file}: ${(err as Error).message}`);
   }
-  // The log is synced before its pages overwrite the file's, as durably as the writers commit.
-  db.pragma(`synchronous = ${sync === 'full' ? 'FULL' : 'NORMAL'}`);
-  return db;
 });
 
 // A PASSIVE checkpoint never waits: while another connection's checkpoint runs it answers busy, and

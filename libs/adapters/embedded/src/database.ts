@@ -39,11 +39,16 @@ export function openDatabase(file: string, options: DatabaseOptions = {}): Embed
 
 function applyWriterSettings(db: EmbeddedDb, options: DatabaseOptions): void {
   db.pragma('journal_mode = WAL');
-  db.pragma(`synchronous = ${options.sync === 'full' ? 'FULL' : 'NORMAL'}`);
+  applySync(db, options);
   applyConnectionSettings(db);
   // Checkpoints copy the log into the database file and fsync it, blocking the writing thread; a
-  // longer log (64 MB rather than 4) means far fewer of them.
+  // longer log (64 MB rather than 4) means far fewer of them, and the checkpointer thread
+  // (checkpointer.ts) leaves them little to copy.
   db.pragma('wal_autocheckpoint = 16384');
+}
+
+function applySync(db: EmbeddedDb, options: DatabaseOptions): void {
+  db.pragma(`synchronous = ${options.sync === 'full' ? 'FULL' : 'NORMAL'}`);
 }
 
 /** How durable a connection's commits are, to open another writer of the file the same way. */
@@ -86,6 +91,16 @@ function holdOwnerLock(file: string): EmbeddedDb {
     throw new Error(`${dirname(file)} is in use by another process (${(err as Error).message})`);
   }
   return lock;
+}
+
+/**
+ * The checkpointer thread's connection to a file its process writes: it syncs the log before
+ * copying it into the file as durably as the writers commit.
+ */
+export function openCheckpointConnection(file: string, options: DatabaseOptions): EmbeddedDb {
+  const db = new Database(file, { fileMustExist: true });
+  applySync(db, options);
+  return db;
 }
 
 /** A read-only connection of a reader thread to a catalog file another connection writes. */

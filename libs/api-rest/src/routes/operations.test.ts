@@ -6,9 +6,8 @@ import { operationsActions } from './operations';
 /** A promise the test settles. */
 function deferred<T = void>() {
   let resolve!: (v: T) => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));
-  return { promise, resolve, reject };
+  const promise = new Promise<T>((res) => (resolve = res));
+  return { promise, resolve };
 }
 
 /**
