@@ -30,6 +30,8 @@ export interface Footprint {
 export interface ModeReport {
   readonly catalog: { readonly entities: number; readonly proposals?: number };
   footprint: Footprint;
+  /** Proposal-sized `ingestProposal` requests refused at once (400): the ingest's HTTP path alone. */
+  ingestFloor?: LoopResult;
   ingest?: IngestResult;
   batch?: IngestResult;
   /** Through `batchIngest`: its proposals are the snapshots' aspects. */
@@ -83,9 +85,10 @@ export function tableRows(report: ModeReport): [string, string, string][] {
     if (!r) return;
     rows.push([name, `${unit}s acknowledged`, `${r.proposals} in ${r.seconds} s = ${r.proposalsPerSecond}/s (429: ${r.tooManyRequests}, failed: ${r.failed})`]);
     rows.push([name, 'request latency', lat(r.latencyMs)]);
-    rows.push([name, `catalog CPU per ${unit}`, fmt(r.serverCpuUsPerProposal, ' µs')]);
+    rows.push([name, `catalog CPU per ${unit}`, `${fmt(r.serverCpuUsPerProposal, ' µs')} (load generator ${fmt(r.generatorCpuUsPerProposal, ' µs')})`]);
     rows.push([name, 'index lag', `${lat(r.indexLagMs)}; all searchable ${fmt(r.allSearchableAfterMs, ' ms')} after the last ack`]);
   };
+  if (report.ingestFloor) rows.push(['ingest', 'HTTP floor: the same requests refused (400)', `${loop(report.ingestFloor, ['p50', 'p99'])}, load generator ${report.ingestFloor.generatorCpuUsPerRequest} µs each`]);
   ingest('ingest', report.ingest);
   ingest('batch', report.batch);
   ingest('snapshots', report.snapshots, 'aspect');

@@ -20,6 +20,7 @@ import { rawMongo } from './raw/raw-mongo';
 import { rawSqlite } from './raw/raw-sqlite';
 import type { ModeReport } from './report';
 import { runIngest, type IngestRequest } from './scenarios/ingest';
+import { runIngestFloor } from './scenarios/ingest-floor';
 import { runKafkaProduce } from './scenarios/kafka-produce';
 import { runOverload } from './scenarios/overload';
 import { ProposalFeed } from './scenarios/proposal-feed';
@@ -29,6 +30,10 @@ import { runSearch } from './scenarios/search';
 import { round, sleep } from './stats';
 
 /** Names of the catalogs of a run: each scenario writes entities of its own. */
+/** Bounds of the ingest's HTTP floor (measured before the ingest, on the same clients). */
+const INGEST_FLOOR_REQUESTS = 20_000;
+const INGEST_FLOOR_SECONDS = 20;
+
 const NAMESPACES = { load: 'c', batch: 'b', snapshots: 's', kafka: 'k', overload: 'o' } as const;
 const RAW_SECONDS = 60;
 
@@ -104,18 +109,28 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
   const ingest = async (source: SyntheticCatalog, request: IngestRequest) => {
     const feed = request.action === 'batchIngest' ? new ProposalFeed(source, (p) => fitsSnapshot(request.registry, p)) : new ProposalFeed(source);
     const before = searchable;
+    const generatorBefore = process.cpuUsage();
     const { result, usPerUnit } = await withCpu(
       deployment,
       () => runIngest(client, feed, { clients: options.clients, request, maxSeconds: options.maxIngestSeconds, expectSearchable: (n) => before + n }),
       (r) => r.proposals,
     );
+    const generator = process.cpuUsage(generatorBefore);
     searchable += feed.entities;
-    return { ...result, serverCpuUsPerProposal: usPerUnit };
+    return { ...result, serverCpuUsPerProposal: usPerUnit, generatorCpuUsPerProposal: round((generator.user + generator.system) / Math.max(1, result.proposals), 0)! };
   };
   try {
     if (has('ingest')) {
       await attempt(ctx, report, 'ingest', async () => {
+        report.ingestFloor = await runIngestFloor(client, catalog, {
+          clients: options.clients,
+          requests: INGEST_FLOOR_REQUESTS,
+          warmup: options.warmupRequests,
+          seconds: INGEST_FLOOR_SECONDS,
+          serverCpuMs: () => deployment.cpuMs(),
+        });
         report.ingest = await ingest(catalog, { action: 'ingestProposal' });
+        report.ratios = { ...report.ratios, 'ingestProposal / its HTTP floor': round(report.ingest.proposalsPerSecond / report.ingestFloor.perSecond, 3)! };
         const atEnd = deployment.memory();
         const settled = await settledMemory(deployment);
         report.footprint = {
@@ -223,7 +238,7 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
     if (ingestRate && raw.mongoBulk) ratios['ingestProposal / raw MongoDB bulk upserts'] = round(ingestRate / raw.mongoBulk.rowsPerSecond, 3)!;
     if (ingestRate && raw.mongoSingle) ratios['ingestProposal / raw MongoDB single upserts'] = round(ingestRate / raw.mongoSingle.rowsPerSecond, 3)!;
     if (report.restore && raw.elasticBulk) ratios['rebuild / raw Elasticsearch bulk'] = round(report.restore.aspectsPerSecond / raw.elasticBulk.rowsPerSecond, 3)!;
-    report.ratios = ratios;
+    report.ratios = { ...report.ratios, ...ratios };
   }
 
   if (options.profile) {

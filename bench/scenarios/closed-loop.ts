@@ -14,6 +14,8 @@ export interface LoopResult {
   readonly firstError?: string;
   /** The catalog's CPU time per request (µs), when its CPU time can be read. */
   readonly serverCpuUsPerRequest?: number;
+  /** This process's CPU time per request (µs): what the load generator takes of the same machine. */
+  readonly generatorCpuUsPerRequest: number;
 }
 
 export interface LoopBounds {
@@ -23,7 +25,11 @@ export interface LoopBounds {
   readonly warmup?: number;
   /** The catalog's CPU time so far (ms), to attribute it per request. */
   readonly serverCpuMs?: () => number;
+  /** Which replies count as answered (default: 200 without errors in the body). */
+  readonly answered?: (reply: HttpReply) => boolean;
 }
+
+const answeredOk = (reply: HttpReply) => reply.status === 200 && !reply.body.includes('"errors":[');
 
 export async function closedLoop(bounds: LoopBounds, request: (i: number) => Promise<HttpReply>): Promise<LoopResult> {
   if (bounds.warmup) await measuredLoop({ ...bounds, requests: bounds.warmup, serverCpuMs: undefined }, request);
@@ -33,6 +39,8 @@ export async function closedLoop(bounds: LoopBounds, request: (i: number) => Pro
 async function measuredLoop(bounds: LoopBounds, request: (i: number) => Promise<HttpReply>): Promise<LoopResult> {
   const { clients, requests, seconds } = bounds;
   const cpuBefore = bounds.serverCpuMs?.();
+  const generatorBefore = process.cpuUsage();
+  const answered = bounds.answered ?? answeredOk;
   const latency = new Samples();
   let sent = 0;
   let errors = 0;
@@ -45,7 +53,7 @@ async function measuredLoop(bounds: LoopBounds, request: (i: number) => Promise<
       const t0 = now();
       try {
         const reply = await request(i);
-        if (reply.status !== 200 || reply.body.includes('"errors":[')) {
+        if (!answered(reply)) {
           errors++;
           firstError ??= `HTTP ${reply.status}: ${reply.body.slice(0, 300)}`;
           continue;
@@ -60,6 +68,7 @@ async function measuredLoop(bounds: LoopBounds, request: (i: number) => Promise<
   };
   await Promise.all(Array.from({ length: clients }, worker));
   const cpuUsed = cpuBefore === undefined ? undefined : bounds.serverCpuMs!() - cpuBefore;
+  const generator = process.cpuUsage(generatorBefore);
   return {
     requests: sent,
     perSecond: round(sent / ((now() - started) / 1000), 0)!,
@@ -67,5 +76,6 @@ async function measuredLoop(bounds: LoopBounds, request: (i: number) => Promise<
     errors,
     ...(firstError ? { firstError } : {}),
     ...(cpuUsed !== undefined ? { serverCpuUsPerRequest: round((1000 * cpuUsed) / Math.max(1, sent), 0)! } : {}),
+    generatorCpuUsPerRequest: round((generator.user + generator.system) / Math.max(1, sent), 0)!,
   };
 }

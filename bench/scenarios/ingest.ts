@@ -46,6 +46,8 @@ export interface IngestResult {
   readonly lagMarkersNeverFound: number;
   /** The catalog's CPU time per acknowledged proposal (µs), added by the runner: a figure other load on the machine barely moves. */
   serverCpuUsPerProposal?: number;
+  /** The load generator's CPU time per acknowledged proposal (µs), added by the runner: it shares the machine. */
+  generatorCpuUsPerProposal?: number;
 }
 
 const MAX_ATTEMPTS = 30;
