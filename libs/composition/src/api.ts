@@ -3,9 +3,9 @@ import type { Server } from 'node:http';
 import type { Express } from 'express';
 import { createLogger, type Registry } from '@cairn/core';
 import { authSettingsFromEnv, bootstrapAuth, type AuthSettings, type SecretSource } from '@cairn/auth';
-import { authenticateRequests, cors, createRestApp, DIRECT_INGEST_ROUTE, directIngest, sessionRouter, type CatalogContext, type ServerInfo } from '@cairn/api-rest';
+import { authenticateRequests, cors, createRestApp, sessionRouter, type CatalogContext, type ServerInfo } from '@cairn/api-rest';
 import { createGraphqlApi, EXPLORER_PATH, GRAPHQL_PATHS } from '@cairn/api-graphql';
-import { httpMetricsMiddleware, metricsHandler, requestTimer, type Metrics } from '@cairn/observability';
+import { httpMetricsMiddleware, metricsHandler, type Metrics } from '@cairn/observability';
 import { Backpressure, DEFAULT_BACKPRESSURE, IndexRestorer, IngestService, type ProposalAuthorizer, type WriteNotifier } from '@cairn/pipeline';
 import type { Env } from './distributed-ports';
 import { PERSISTER_GROUP, SEARCH_GROUP, TIMESERIES_GROUP, type CatalogPorts } from './ports';
@@ -118,9 +118,7 @@ export async function startApi(
     mountExtra?.(a);
     a.use(graphql.router);
   });
-  // With authentication off, the request producers send most skips express (direct-ingest.ts).
-  const direct = config.auth.enabled ? undefined : directIngest(context, () => requestTimer(metrics, 'POST', DIRECT_INGEST_ROUTE));
-  const { server: http, port } = await listen(app, config.port, config.host, direct);
+  const { server: http, port } = await listen(app, config.port, config.host);
   return {
     server: http,
     port,
