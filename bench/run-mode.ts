@@ -27,13 +27,13 @@ import { ProposalFeed } from './scenarios/proposal-feed';
 import { runReads } from './scenarios/reads';
 import { runRestore } from './scenarios/restore';
 import { runSearch } from './scenarios/search';
-import { round, sleep } from './stats';
+import { cpuUsPerUnit, round, sleep } from './stats';
 
-/** Names of the catalogs of a run: each scenario writes entities of its own. */
 /** Bounds of the ingest's HTTP floor (measured before the ingest, on the same clients). */
 const INGEST_FLOOR_REQUESTS = 20_000;
 const INGEST_FLOOR_SECONDS = 20;
 
+/** Names of the catalogs of a run: each scenario writes entities of its own. */
 const NAMESPACES = { load: 'c', batch: 'b', snapshots: 's', kafka: 'k', overload: 'o' } as const;
 const RAW_SECONDS = 60;
 
@@ -115,9 +115,8 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
       () => runIngest(client, feed, { clients: options.clients, request, maxSeconds: options.maxIngestSeconds, expectSearchable: (n) => before + n }),
       (r) => r.proposals,
     );
-    const generator = process.cpuUsage(generatorBefore);
     searchable += feed.entities;
-    return { ...result, serverCpuUsPerProposal: usPerUnit, generatorCpuUsPerProposal: round((generator.user + generator.system) / Math.max(1, result.proposals), 0)! };
+    return { ...result, serverCpuUsPerProposal: usPerUnit, generatorCpuUsPerProposal: cpuUsPerUnit(generatorBefore, result.proposals) };
   };
   try {
     if (has('ingest')) {

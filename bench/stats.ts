@@ -45,3 +45,9 @@ export function round(value: number | undefined, digits = 2): number | undefined
 export const now = (): number => performance.now();
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** This process's CPU time (user + system) since `since` (a `process.cpuUsage()`), in µs per unit of work. */
+export function cpuUsPerUnit(since: NodeJS.CpuUsage, units: number): number {
+  const used = process.cpuUsage(since);
+  return round((used.user + used.system) / Math.max(1, units), 0)!;
+}

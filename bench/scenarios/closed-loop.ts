@@ -4,7 +4,7 @@
  * code: the service's JIT has not compiled that path yet).
  */
 import type { HttpReply } from '../client/http-client';
-import { now, round, Samples } from '../stats';
+import { cpuUsPerUnit, now, round, Samples } from '../stats';
 
 export interface LoopResult {
   readonly requests: number;
@@ -68,7 +68,6 @@ async function measuredLoop(bounds: LoopBounds, request: (i: number) => Promise<
   };
   await Promise.all(Array.from({ length: clients }, worker));
   const cpuUsed = cpuBefore === undefined ? undefined : bounds.serverCpuMs!() - cpuBefore;
-  const generator = process.cpuUsage(generatorBefore);
   return {
     requests: sent,
     perSecond: round(sent / ((now() - started) / 1000), 0)!,
@@ -76,6 +75,6 @@ async function measuredLoop(bounds: LoopBounds, request: (i: number) => Promise<
     errors,
     ...(firstError ? { firstError } : {}),
     ...(cpuUsed !== undefined ? { serverCpuUsPerRequest: round((1000 * cpuUsed) / Math.max(1, sent), 0)! } : {}),
-    generatorCpuUsPerRequest: round((generator.user + generator.system) / Math.max(1, sent), 0)!,
+    generatorCpuUsPerRequest: cpuUsPerUnit(generatorBefore, sent),
   };
 }
