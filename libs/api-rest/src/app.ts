@@ -14,6 +14,8 @@ import { systemRouter } from './routes/system';
 import { docsRouter } from './routes/docs';
 
 export const GMS_PREFIX = '/api/gms';
+export const RESTLI_PROTOCOL_HEADER = 'X-RestLi-Protocol-Version';
+export const RESTLI_PROTOCOL_VERSION = '2.0.0';
 
 function restliRoutes(ctx: CatalogContext): Router {
   const router = Router();
@@ -40,17 +42,29 @@ function toRestliError(err: unknown, exposeStack: boolean): { error: RestliError
   return { error: new RestliError(500, 'Internal server error'), ...(exposeStack && e?.stack ? { stack: e.stack } : {}) };
 }
 
+export interface ErrorAnswer {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: Record<string, unknown>;
+}
+
+/** How a failed request is answered, whichever HTTP path it came through; server errors are logged. */
+export function errorAnswer(err: unknown, exposeStack: boolean): ErrorAnswer {
+  const { error, stack } = toRestliError(err, exposeStack);
+  const retryAfter = (err as { retryAfterSeconds?: number }).retryAfterSeconds;
+  if (error.status >= 500) process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'request failed', error: String((err as Error)?.stack ?? err) })}\n`);
+  return {
+    status: error.status,
+    headers: { 'X-RestLi-Error-Response': 'true', ...(typeof retryAfter === 'number' ? { 'Retry-After': String(retryAfter) } : {}) },
+    body: { ...error.toBody(), ...(stack ? { stackTrace: stack } : {}) },
+  };
+}
+
 export function errorHandler(exposeStack: boolean) {
   return (err: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(err);
-    const { error, stack } = toRestliError(err, exposeStack);
-    const retryAfter = (err as { retryAfterSeconds?: number }).retryAfterSeconds;
-    if (typeof retryAfter === 'number') res.set('Retry-After', String(retryAfter));
-    if (error.status >= 500) process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'request failed', error: String((err as Error)?.stack ?? err) })}\n`);
-    res
-      .status(error.status)
-      .set('X-RestLi-Error-Response', 'true')
-      .json({ ...error.toBody(), ...(stack ? { stackTrace: stack } : {}) });
+    const answer = errorAnswer(err, exposeStack);
+    res.status(answer.status).set(answer.headers).json(answer.body);
   };
 }
 
@@ -61,7 +75,7 @@ export function notFoundHandler(req: Request, _res: Response, next: NextFunction
 /** Mounts the REST API on an express app (which may also carry GraphQL and other routes). */
 export function mountRestApi(app: express.Express, ctx: CatalogContext): void {
   app.use((_req, res, next) => {
-    res.set('X-RestLi-Protocol-Version', '2.0.0');
+    res.set(RESTLI_PROTOCOL_HEADER, RESTLI_PROTOCOL_VERSION);
     next();
   });
   app.use(express.json({ limit: ctx.info.maxBodyBytes, type: () => true, strict: false }));

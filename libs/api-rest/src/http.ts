@@ -30,7 +30,11 @@ export function actions(resource: string, table: ActionTable) {
 }
 
 export function body(req: Request): Record<string, unknown> {
-  const b = req.body as unknown;
+  return actionParams(req.body);
+}
+
+/** A parsed request body as an action's parameters. */
+export function actionParams(b: unknown): Record<string, unknown> {
   if (b === undefined || b === null) return {};
   if (typeof b !== 'object' || Array.isArray(b)) throw badRequest('The request body must be a JSON object of action parameters');
   return b as Record<string, unknown>;

@@ -3,9 +3,9 @@ import type { Server } from 'node:http';
 import type { Express } from 'express';
 import { createLogger, type Registry } from '@cairn/core';
 import { authSettingsFromEnv, bootstrapAuth, type AuthSettings, type SecretSource } from '@cairn/auth';
-import { authenticateRequests, cors, createRestApp, sessionRouter, type CatalogContext, type ServerInfo } from '@cairn/api-rest';
+import { authenticateRequests, cors, createRestApp, directRoutes, sessionRouter, type CatalogContext, type ServerInfo } from '@cairn/api-rest';
 import { createGraphqlApi, EXPLORER_PATH, GRAPHQL_PATHS } from '@cairn/api-graphql';
-import { httpMetricsMiddleware, metricsHandler, type Metrics } from '@cairn/observability';
+import { httpMetricsMiddleware, metricsHandler, requestTimer, type Metrics } from '@cairn/observability';
 import { Backpressure, DEFAULT_BACKPRESSURE, IndexRestorer, IngestService, type ProposalAuthorizer, type WriteNotifier } from '@cairn/pipeline';
 import type { Env } from './distributed-ports';
 import { PERSISTER_GROUP, SEARCH_GROUP, TIMESERIES_GROUP, type CatalogPorts } from './ports';
@@ -118,7 +118,9 @@ export async function startApi(
     mountExtra?.(a);
     a.use(graphql.router);
   });
-  const { server: http, port } = await listen(app, config.port, config.host);
+  // With authentication off, the requests clients send most skip express (direct-routes.ts).
+  const direct = config.auth.enabled ? undefined : directRoutes(context, (method, route) => requestTimer(metrics, method, route));
+  const { server: http, port } = await listen(app, config.port, config.host, direct);
   return {
     server: http,
     port,

@@ -1,11 +1,14 @@
 /** Starting and stopping an HTTP server. */
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { Express } from 'express';
+import type { DirectHandler } from '@cairn/api-rest';
 
-export async function listen(app: Express, port: number, host: string): Promise<{ server: Server; port: number }> {
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(port, host, () => resolve(s));
-    s.once('error', reject);
+/** `direct`: requests it answers never reach the express app. */
+export async function listen(app: Express, port: number, host: string, direct?: DirectHandler): Promise<{ server: Server; port: number }> {
+  const server = createServer(direct ? (req, res) => direct(req, res) || app(req, res) : app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
   });
   const address = server.address();
   return { server, port: typeof address === 'object' && address ? address.port : port };

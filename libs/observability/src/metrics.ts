@@ -65,6 +65,12 @@ export function httpMetricsMiddleware(metrics: Metrics) {
   };
 }
 
+/** Times a request answered outside express (its route known in advance); call the result with its status. */
+export function requestTimer(metrics: Metrics, method: string, route: string): (status: number) => void {
+  const end = metrics.httpDuration.startTimer({ method });
+  return (status) => end({ route, status: String(status) });
+}
+
 export function metricsHandler(metrics: Metrics) {
   return async (_req: Request, res: Response) => {
     res.set('Content-Type', metrics.registry.contentType).send(await metrics.registry.metrics());

@@ -63,6 +63,12 @@ export function syncOf(db: EmbeddedDb): DatabaseOptions['sync'] {
 export function openWriteConnection(file: string, options: DatabaseOptions): EmbeddedDb {
   const db = new Database(file, { fileMustExist: true });
   applyWriterSettings(db, options);
+  // Under a steady ingest the search writer logs tens of thousands of pages a second: the
+  // checkpointer thread copies them meanwhile but never quite catches up, so the log restarts
+  // only when the writer's own checkpoint copies the rest. At 64 MB that held the writer up about
+  // twice a second (two fsyncs each) and the index lag p99 was 1.4 s at 100k entities; at 256 MB,
+  // 0.5 s (docs/performance.md, run AI4).
+  db.pragma('wal_autocheckpoint = 65536');
   return db;
 }
 

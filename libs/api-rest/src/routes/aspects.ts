@@ -11,20 +11,22 @@ import { restoreIndicesAction } from './operations';
 const DEFAULT_TIMESERIES_LIMIT = 10000;
 const MAX_PROPOSALS_PER_BATCH = 10000;
 
+/** The `ingestProposal` action, whichever HTTP path its request came through (see direct-routes.ts). */
+export async function ingestProposal(ctx: CatalogContext, params: Record<string, unknown>, actor: string): Promise<string> {
+  const proposal = params.proposal as MetadataChangeProposal | undefined;
+  if (!proposal || typeof proposal !== 'object') throw badRequest("Parameter 'proposal' is required");
+  const async = parseBoolParam(params.async, 'async', ctx.info.asyncIngestDefault);
+  await ctx.ingest.propose([proposal], { async, actor });
+  return proposal.entityUrn ?? '';
+}
+
 export function aspectsRouter(ctx: CatalogContext): Router {
   const router = Router();
 
   router.post(
     '/aspects',
     actions('aspects', {
-      ingestProposal: async (req, res) => {
-        const params = body(req);
-        const proposal = params.proposal as MetadataChangeProposal | undefined;
-        if (!proposal || typeof proposal !== 'object') throw badRequest("Parameter 'proposal' is required");
-        const async = parseBoolParam(params.async, 'async', ctx.info.asyncIngestDefault);
-        await ctx.ingest.propose([proposal], { async, actor: actorOf(res) });
-        return proposal.entityUrn ?? '';
-      },
+      ingestProposal: async (req, res) => ingestProposal(ctx, body(req), actorOf(res)),
       ingestProposalBatch: async (req, res) => {
         const params = body(req);
         const proposals = params.proposals;

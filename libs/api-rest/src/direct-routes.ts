@@ -1,0 +1,127 @@
+/**
+ * The two requests clients send most, answered in Node's HTTP server without express's
+ * per-request work: `POST /aspects?action=ingestProposal` (every producer's write) and
+ * `GET /entitiesV2/<urn>` (every SDK's read). Routing, request and response objects and the body
+ * middleware cost about 100 µs of CPU a request on a small machine, and the objects they leave
+ * outlive young-generation collections, so the old generation fills and its collections stall the
+ * thread (docs/performance.md). The answers are the express routes': the same actions, headers and
+ * error answer. Only requests express would handle no differently come this way, and only while
+ * authentication is off: a request with an `Origin` (CORS), a body without a declared length or
+ * over the limit, a compressed or non-UTF-8 body, or any other path goes to express.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SYSTEM_ACTOR } from '@cairn/pipeline';
+import { errorAnswer, RESTLI_PROTOCOL_HEADER, RESTLI_PROTOCOL_VERSION } from './app';
+import type { CatalogContext } from './context';
+import { actionParams, entityUrn } from './http';
+import { ingestProposal } from './routes/aspects';
+import { readEntity, wantedAspects } from './routes/entities-v2';
+
+const INGEST_URL = '/aspects?action=ingestProposal';
+const ENTITY_PATH = /^\/entitiesV2\/([^/?]+)(?:\?(.*))?$/;
+/** The express routes' paths, for the request metrics' label. */
+export const DIRECT_ROUTES = { ingest: { method: 'POST', route: '/aspects' }, entity: { method: 'GET', route: '/entitiesV2/:urn' } } as const;
+
+/** Starts timing a request of a route; the function it returns records the request's answer. */
+export type RequestTimer = (method: string, route: string) => (status: number) => void;
+
+/** Answers the request and returns true, or returns false (untouched) for express to handle. */
+export type DirectHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+type Answer = (status: number, body: string, headers?: Record<string, string>) => void;
+
+function answerer(res: ServerResponse, recorded: ((status: number) => void) | undefined): Answer {
+  return (status, body, headers = {}) => {
+    res.writeHead(status, {
+      [RESTLI_PROTOCOL_HEADER]: RESTLI_PROTOCOL_VERSION,
+      ...headers,
+      'Content-Type': JSON_TYPE,
+      'Content-Length': String(Buffer.byteLength(body)),
+    });
+    res.end(body);
+    recorded?.(status);
+  };
+}
+
+function failer(answer: Answer, exposeStackTraces: boolean) {
+  return (err: unknown) => {
+    const e = errorAnswer(err, exposeStackTraces);
+    answer(e.status, JSON.stringify(e.body), e.headers);
+  };
+}
+
+function isDirectIngest(req: IncomingMessage, maxBodyBytes: number): boolean {
+  if (req.method !== 'POST' || req.url !== INGEST_URL) return false;
+  const encoding = req.headers['content-encoding'];
+  if (encoding !== undefined && encoding.toLowerCase() !== 'identity') return false;
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers['content-type'] ?? '')?.[1];
+  if (charset !== undefined && !/^utf-?8$/i.test(charset)) return false;
+  const length = req.headers['content-length'];
+  return length !== undefined && /^\d+$/.test(length) && Number(length) <= maxBodyBytes;
+}
+
+function ingest(ctx: CatalogContext, req: IncomingMessage, answer: Answer): void {
+  const fail = failer(answer, ctx.info.exposeStackTraces);
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('error', fail);
+  req.on('end', () => {
+    let parsed: unknown;
+    try {
+      const text = Buffer.concat(chunks).toString('utf8');
+      // As express's JSON parser: an empty body is no parameters.
+      parsed = text.length === 0 ? {} : JSON.parse(text);
+    } catch (err) {
+      return fail({ type: 'entity.parse.failed', message: (err as Error).message });
+    }
+    let params: Record<string, unknown>;
+    try {
+      params = actionParams(parsed);
+    } catch (err) {
+      return fail(err);
+    }
+    ingestProposal(ctx, params, SYSTEM_ACTOR).then((value) => answer(200, JSON.stringify({ value })), fail);
+  });
+}
+
+/** The URN of a direct entity get, or undefined for express (a get with a body, which express parses, too). */
+function directEntityUrn(req: IncomingMessage): string | undefined {
+  if (req.method !== 'GET' || req.headers['transfer-encoding'] !== undefined) return undefined;
+  const length = req.headers['content-length'];
+  if (length !== undefined && length !== '0') return undefined;
+  const encoded = ENTITY_PATH.exec(req.url ?? '')?.[1];
+  if (encoded === undefined) return undefined;
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return undefined;
+  }
+}
+
+function getEntity(ctx: CatalogContext, raw: string, url: string, answer: Answer): void {
+  const fail = failer(answer, ctx.info.exposeStackTraces);
+  try {
+    const { urn, entity } = entityUrn(ctx.registry, raw);
+    readEntity(ctx, ctx.store, urn, entity, wantedAspects(url, entity)).then((json) => answer(200, json), fail);
+  } catch (err) {
+    fail(err);
+  }
+}
+
+/** The direct routes of a catalog whose authentication is off (every request acts as the system). */
+export function directRoutes(ctx: CatalogContext, timer?: RequestTimer): DirectHandler {
+  const { maxBodyBytes } = ctx.info;
+  return (req, res) => {
+    if (req.headers.origin !== undefined) return false;
+    if (isDirectIngest(req, maxBodyBytes)) {
+      ingest(ctx, req, answerer(res, timer?.(DIRECT_ROUTES.ingest.method, DIRECT_ROUTES.ingest.route)));
+      return true;
+    }
+    const urn = directEntityUrn(req);
+    if (urn === undefined) return false;
+    getEntity(ctx, urn, req.url!, answerer(res, timer?.(DIRECT_ROUTES.entity.method, DIRECT_ROUTES.entity.route)));
+    return true;
+  };
+}
