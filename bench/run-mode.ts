@@ -12,6 +12,7 @@ import { backendsFromEnv, type Backends } from '../deploy/local/prefixed-run';
 import type { Deployment, Mode } from './deployments/deployment';
 import { startDistributed } from './deployments/distributed';
 import { startEmbedded } from './deployments/embedded';
+import { coresByThread } from './deployments/thread-cpu';
 import { SyntheticCatalog } from './generator/catalog';
 import type { BenchOptions } from './options';
 import { summarizeProfile } from './profile-summary';
@@ -73,11 +74,14 @@ function profilesOf(dir: string): Record<string, ReturnType<typeof summarizeProf
   return Object.fromEntries([...byProcess.values()].map((f) => [f, summarizeProfile(join(dir, f), 20)]));
 }
 
-/** The deployment's CPU time while `run` runs, in µs per unit of work. */
-async function withCpu<T>(deployment: Deployment, run: () => Promise<T>, units: (result: T) => number): Promise<{ result: T; usPerUnit: number }> {
+/** The deployment's CPU time while `run` runs, in µs per unit of work, and the cores each of its threads kept busy meanwhile. */
+async function withCpu<T>(deployment: Deployment, run: () => Promise<T>, units: (result: T) => number): Promise<{ result: T; usPerUnit: number; cores: Record<string, number> }> {
   const before = deployment.cpuMs();
+  const threadsBefore = deployment.threadCpuMs();
+  const started = performance.now();
   const result = await run();
-  return { result, usPerUnit: round((1000 * (deployment.cpuMs() - before)) / Math.max(1, units(result)), 0)! };
+  const cores = coresByThread(threadsBefore, deployment.threadCpuMs(), performance.now() - started);
+  return { result, usPerUnit: round((1000 * (deployment.cpuMs() - before)) / Math.max(1, units(result)), 0)!, cores };
 }
 
 /** Runs a scenario; a failure is recorded in the report and the run goes on. */
@@ -110,13 +114,13 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
     const feed = request.action === 'batchIngest' ? new ProposalFeed(source, (p) => fitsSnapshot(request.registry, p)) : new ProposalFeed(source);
     const before = searchable;
     const generatorBefore = process.cpuUsage();
-    const { result, usPerUnit } = await withCpu(
+    const { result, usPerUnit, cores } = await withCpu(
       deployment,
       () => runIngest(client, feed, { clients: options.clients, request, maxSeconds: options.maxIngestSeconds, expectSearchable: (n) => before + n }),
       (r) => r.proposals,
     );
     searchable += feed.entities;
-    return { ...result, serverCpuUsPerProposal: usPerUnit, generatorCpuUsPerProposal: cpuUsPerUnit(generatorBefore, result.proposals) };
+    return { ...result, serverCpuUsPerProposal: usPerUnit, serverCoresByThread: cores, generatorCpuUsPerProposal: cpuUsPerUnit(generatorBefore, result.proposals) };
   };
   try {
     if (has('ingest')) {
@@ -176,15 +180,15 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
             maxSeconds: options.maxIngestSeconds,
             expectSearchable: (n) => before + n,
           });
-        const { result, usPerUnit } = await withCpu(deployment, produce, (r) => r.proposals);
-        report.kafka = { ...result, serverCpuUsPerProposal: usPerUnit };
+        const { result, usPerUnit, cores } = await withCpu(deployment, produce, (r) => r.proposals);
+        report.kafka = { ...result, serverCpuUsPerProposal: usPerUnit, serverCoresByThread: cores };
         searchable += feed.entities;
       });
     }
     if (has('restore')) {
       await attempt(ctx, report, 'restore', async () => {
-        const { result, usPerUnit } = await withCpu(deployment, () => runRestore(client, deployment, searchable, options.maxIngestSeconds * 1000), (r) => r.aspects);
-        report.restore = { ...result, serverCpuUsPerAspect: usPerUnit };
+        const { result, usPerUnit, cores } = await withCpu(deployment, () => runRestore(client, deployment, searchable, options.maxIngestSeconds * 1000), (r) => r.aspects);
+        report.restore = { ...result, serverCpuUsPerAspect: usPerUnit, serverCoresByThread: cores };
       });
     }
     await attempt(ctx, report, 'restart', async () => {

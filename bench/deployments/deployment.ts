@@ -14,6 +14,8 @@ export interface Deployment {
   memory(): MemoryReading;
   /** CPU time the catalog's own processes have used so far, in ms. */
   cpuMs(): number;
+  /** The same by thread (`<service>/<thread>` when there are several processes). */
+  threadCpuMs(): Record<string, number>;
   /** Stops and starts the API process on the data it has; answers the time to healthy. */
   restart(): Promise<number>;
   stop(): Promise<void>;

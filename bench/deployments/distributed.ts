@@ -45,6 +45,7 @@ export async function startDistributed(options: DistributedOptions): Promise<Dep
         .map((s) => s.memory())
         .reduce((a, b) => ({ rssMb: a.rssMb + b.rssMb, peakRssMb: a.peakRssMb + b.peakRssMb })),
     cpuMs: () => all().reduce((ms, s) => ms + s.cpuMs(), 0),
+    threadCpuMs: () => Object.fromEntries(all().flatMap((s) => Object.entries(s.threadCpuMs()).map(([thread, ms]) => [`${s.name}/${thread}`, ms]))),
     restart: async () => {
       await gms.stop();
       gms = await start('gms', gms.port);

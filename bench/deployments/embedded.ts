@@ -30,6 +30,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<Deploymen
     startToHealthyMs: service.startToHealthyMs,
     memory: () => service.memory(),
     cpuMs: () => service.cpuMs(),
+    threadCpuMs: () => service.threadCpuMs(),
     restart: async () => {
       await service.stop();
       service = await start(service.port);

@@ -4,6 +4,7 @@ import { openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort, REPO_ROOT } from '../../test/support/process';
 import { sleep } from '../stats';
+import { threadCpuMs } from './thread-cpu';
 
 export { REPO_ROOT };
 
@@ -74,6 +75,11 @@ export class ServiceProcess {
     // Fields 14 and 15 of /proc/<pid>/stat, after the parenthesised command name, in clock ticks (100 per second).
     const fields = readFileSync(`/proc/${this.child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;
+  }
+
+  /** CPU time so far of each of the process's threads, by name (see thread-cpu.ts), in ms. */
+  threadCpuMs(): Record<string, number> {
+    return threadCpuMs(this.child.pid!);
   }
 
   /** SIGTERM (a clean stop writes the CPU profile), SIGKILL if it takes longer than `graceMs`. */

@@ -48,6 +48,8 @@ export interface IngestResult {
   serverCpuUsPerProposal?: number;
   /** The load generator's CPU time per acknowledged proposal (µs), added by the runner: it shares the machine. */
   generatorCpuUsPerProposal?: number;
+  /** The cores each of the catalog's threads kept busy meanwhile, added by the runner. */
+  serverCoresByThread?: Record<string, number>;
 }
 
 const MAX_ATTEMPTS = 30;

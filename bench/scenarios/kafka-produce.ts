@@ -35,6 +35,8 @@ export interface KafkaProduceResult {
   readonly allSearchableAfterMs?: number;
   /** The catalog's CPU time per proposal (µs), added by the runner. */
   serverCpuUsPerProposal?: number;
+  /** The cores each of the catalog's threads kept busy meanwhile, added by the runner. */
+  serverCoresByThread?: Record<string, number>;
 }
 
 const TICK_MS = 20;

@@ -17,6 +17,8 @@ export interface RestoreResult {
   readonly searchableAfter: number;
   /** The catalog's CPU time per aspect (µs), added by the runner. */
   serverCpuUsPerAspect?: number;
+  /** The cores each of the catalog's threads kept busy meanwhile, added by the runner. */
+  serverCoresByThread?: Record<string, number>;
   readonly writesDuring: WritesDuringRebuild;
 }
 

@@ -1,5 +1,6 @@
 export { openDatabase, type EmbeddedDb, type DatabaseOptions } from './database';
 export { startCheckpointer, type Checkpointer } from './checkpointer';
+export { nameThread, THREAD_NAMES } from './thread-name';
 export { SqliteEventLog } from './sqlite-event-log';
 export { SqliteAspectStore } from './sqlite-aspect-store';
 export { SqliteSearchIndex } from './sqlite-search-index';

@@ -13,6 +13,9 @@ import { SearchReader } from './search-reader';
 import { FieldRegistry } from './search-tables';
 import { answer } from './call-thread';
 import type { WorkerRequest } from './worker-messages';
+import { nameThread, THREAD_NAMES } from '../thread-name';
+
+nameThread(THREAD_NAMES.searchReader);
 
 const { file, mappings } = workerData as { file: string; mappings: SearchMappings };
 const db = openReadConnection(file);

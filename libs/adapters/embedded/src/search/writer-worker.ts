@@ -13,6 +13,9 @@ import { replaceWithEmpty } from './empty-file';
 import type { MemoryUpdate } from './reader-state';
 import { FieldRegistry, type NewField } from './search-tables';
 import type { WriterCommitted, WriterRequest } from './worker-messages';
+import { nameThread, THREAD_NAMES } from '../thread-name';
+
+nameThread(THREAD_NAMES.searchWriter);
 
 const { file, mappings, sync } = workerData as { file: string; mappings: SearchMappings; sync: DatabaseOptions['sync'] };
 const db = openWriteConnection(file, { sync });
