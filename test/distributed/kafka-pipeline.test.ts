@@ -39,9 +39,12 @@ suite('the distributed pipeline on Kafka, MongoDB and Elasticsearch', () => {
   const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
   let gms: ServiceProcess;
 
+  /** Every process started, killed ones too: their output says what happened before a kill. */
+  const started: [string, ServiceProcess][] = [];
   const start = async (name: string) => {
     const p = await startNamedService(name, ENV, 120_000);
     running.set(name, p);
+    started.push([name, p]);
     return p;
   };
 
@@ -137,7 +140,15 @@ suite('the distributed pipeline on Kafka, MongoDB and Elasticsearch', () => {
     }
 
     // The indexes caught up across the mae-consumer crash: every dataset has its OwnedBy edge and is found by its owner.
-    expect(await until(owned, (n) => n >= DATASETS, 120_000)).toBe(DATASETS);
+    const ownedCount = await until(owned, (n) => n >= DATASETS, 120_000);
+    if (ownedCount < DATASETS) {
+      // A lost edge has been seen once in CI (499 of 500, every version right) and is hard to reproduce: which one, and what the services said.
+      const { relationships } = await get(`/relationships?urn=${encodeURIComponent(OWNER)}&direction=INCOMING&types=OwnedBy&count=${COUNT}`);
+      const have = new Set((relationships as { entity: string }[]).map((r) => r.entity));
+      const missing = Array.from({ length: DATASETS }, (_, i) => urnOf(i)).filter((urn) => !have.has(urn));
+      const outputs = started.map(([name, p]) => `--- ${name}\n${p.output().slice(-6000)}`).join('\n');
+      throw new Error(`${ownedCount} of ${DATASETS} OwnedBy edges; missing: ${missing.join(', ')}\n${outputs}`);
+    }
     const found = await until(
       async () => (await post('/entities?action=search', { entity: 'dataset', input: '*', filter: { or: [{ and: [{ field: 'owners', value: OWNER }] }] }, start: 0, count: 0 })).value.numEntities,
       (n) => n >= DATASETS,
