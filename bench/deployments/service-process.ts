@@ -4,7 +4,7 @@ import { openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort, REPO_ROOT } from '../../test/support/process';
 import { sleep } from '../stats';
-import { threadCpuMs } from './thread-cpu';
+import { statCpuMs, threadCpuMs } from './thread-cpu';
 
 export { REPO_ROOT };
 
@@ -72,9 +72,7 @@ export class ServiceProcess {
 
   /** CPU time the process has used so far (user + system), in ms: unlike wall time, barely moved by other load on the machine. */
   cpuMs(): number {
-    // Fields 14 and 15 of /proc/<pid>/stat, after the parenthesised command name, in clock ticks (100 per second).
-    const fields = readFileSync(`/proc/${this.child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
+    return statCpuMs(readFileSync(`/proc/${this.child.pid}/stat`, 'utf8'));
   }
 
   /** CPU time so far of each of the process's threads, by name (see thread-cpu.ts), in ms. */

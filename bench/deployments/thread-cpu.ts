@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 /** Clock ticks per second of `/proc/<pid>/task/<tid>/stat` (Linux's USER_HZ). */
 const TICK_MS = 10;
 
-/** CPU ms (user + system) of one thread from its `stat` line; the command name may hold spaces and parentheses. */
+/** CPU ms (user + system) from a process's or thread's `stat` line; the command name may hold spaces and parentheses. */
 export function statCpuMs(stat: string): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * TICK_MS;

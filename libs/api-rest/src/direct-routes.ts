@@ -18,9 +18,9 @@ import { ingestProposal } from './routes/aspects';
 import { readEntity, wantedAspects } from './routes/entities-v2';
 
 const INGEST_URL = '/aspects?action=ingestProposal';
-const ENTITY_PATH = /^\/entitiesV2\/([^/?]+)(?:\?(.*))?$/;
+const ENTITY_PATH = /^\/entitiesV2\/([^/?]+)(?:\?.*)?$/;
 /** The express routes' paths, for the request metrics' label. */
-export const DIRECT_ROUTES = { ingest: { method: 'POST', route: '/aspects' }, entity: { method: 'GET', route: '/entitiesV2/:urn' } } as const;
+const DIRECT_ROUTES = { ingest: { method: 'POST', route: '/aspects' }, entity: { method: 'GET', route: '/entitiesV2/:urn' } } as const;
 
 /** Starts timing a request of a route; the function it returns records the request's answer. */
 export type RequestTimer = (method: string, route: string) => (status: number) => void;

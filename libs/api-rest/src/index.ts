@@ -1,5 +1,5 @@
 export * from './context';
 export { createRestApp, mountRestApi, errorHandler, notFoundHandler, GMS_PREFIX } from './app';
-export { directRoutes, DIRECT_ROUTES, type DirectHandler, type RequestTimer } from './direct-routes';
+export { directRoutes, type DirectHandler, type RequestTimer } from './direct-routes';
 export { schemaRegistryRouter, SCHEMA_REGISTRY_PREFIX } from './schema-registry';
 export * from './auth';
