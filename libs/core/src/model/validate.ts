@@ -1,7 +1,7 @@
 /** Validation of aspect values (Rest.li JSON form) against their type, with null-stripping. */
 import { isUrn } from '../urn';
 import { deref } from './load-model';
-import type { FieldDef, RecordType, TypeExpr } from './types';
+import type { EnumType, FieldDef, RecordType, TypeExpr } from './types';
 
 export interface ValidationResult {
   /** The value with `null` optional fields removed. */
@@ -23,102 +23,140 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/**
+ * One validation's state. The path of the value being checked is a stack of segments, joined only
+ * when an error is reported: a valid value (nearly every one) builds no path strings.
+ */
+class Check {
+  readonly errors: string[] = [];
+  private readonly path: (string | number)[] = [];
+
+  fail(message: string, last?: string): void {
+    if (this.errors.length >= MAX_ERRORS) return;
+    const segments = last === undefined ? this.path : [...this.path, last];
+    this.errors.push(`${segments.length ? `/${segments.join('/')}` : '/'}: ${message}`);
+  }
+
+  /** Checks `value` as the child `segment` of the current one. */
+  child(value: unknown, type: TypeExpr, segment: string | number): unknown {
+    this.path.push(segment);
+    const out = this.value(value, type);
+    this.path.pop();
+    return out;
+  }
+
+  value(value: unknown, type: TypeExpr): unknown {
+    const t = deref(type);
+    switch (t.kind) {
+      case 'primitive':
+        switch (t.name) {
+          case 'string':
+          case 'bytes':
+            if (typeof value !== 'string') this.fail(`expected a string, got ${describe(value)}`);
+            return value;
+          case 'boolean':
+            if (typeof value !== 'boolean') this.fail(`expected a boolean, got ${describe(value)}`);
+            return value;
+          case 'int':
+            if (typeof value !== 'number' || !Number.isInteger(value) || value < INT32_MIN || value > INT32_MAX) {
+              this.fail(`expected an int, got ${describe(value)}`);
+            }
+            return value;
+          case 'long':
+            if (typeof value !== 'number' || !Number.isInteger(value)) this.fail(`expected a long, got ${describe(value)}`);
+            return value;
+          case 'float':
+          case 'double':
+            if (typeof value !== 'number' || !Number.isFinite(value)) this.fail(`expected a number, got ${describe(value)}`);
+            return value;
+        }
+        return value;
+      case 'urn':
+        if (!isUrn(value)) this.fail(`expected a urn, got ${describe(value)}`);
+        return value;
+      case 'enum':
+        if (typeof value !== 'string' || !symbolsOf(t).has(value)) this.fail(`${describe(value)} is not a symbol of enum ${t.name}`);
+        return value;
+      case 'array': {
+        if (!Array.isArray(value)) {
+          this.fail(`expected an array, got ${describe(value)}`);
+          return value;
+        }
+        const out = new Array<unknown>(value.length);
+        for (let i = 0; i < value.length; i++) out[i] = this.child(value[i], t.items, i);
+        return out;
+      }
+      case 'map': {
+        if (!isPlainObject(value)) {
+          this.fail(`expected a map, got ${describe(value)}`);
+          return value;
+        }
+        // fromEntries defines the keys: assigning would drop a key named `__proto__` (or make it the prototype).
+        return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.child(v, t.values, k)]));
+      }
+      case 'union': {
+        const keys = isPlainObject(value) ? Object.keys(value) : [];
+        if (!isPlainObject(value) || keys.length !== 1) {
+          this.fail(`expected a union object with one member key, got ${describe(value)}`);
+          return value;
+        }
+        const member = t.members.find((m) => m.key === keys[0]);
+        if (!member) {
+          this.fail(`'${keys[0]}' is not a member of the union (${t.members.map((m) => m.key).join(', ')})`);
+          return value;
+        }
+        return { [member.key]: this.child(value[member.key], member.type, member.key) };
+      }
+      case 'record':
+        return this.record(value, t);
+    }
+  }
+
+  private record(value: unknown, record: RecordType): unknown {
+    if (!isPlainObject(value)) {
+      this.fail(`expected a ${record.name} record, got ${describe(value)}`);
+      return value;
+    }
+    const out: Record<string, unknown> = {};
+    const known = fieldsOf(record);
+    let unknownKeys: string[] | undefined;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key) || known.has(key)) continue;
+      this.fail(`unrecognized field of ${record.name}`, key);
+      (unknownKeys ??= []).push(key);
+    }
+    for (const field of record.fields) {
+      const v = value[field.name];
+      const present = v !== undefined && !(v === null && (field.optional || field.default !== undefined));
+      if (!present) {
+        if (v === null) continue;
+        if (!field.optional && field.default === undefined) this.fail(`required field is missing`, field.name);
+        continue;
+      }
+      out[field.name] = this.child(v, field.type, field.name);
+    }
+    if (unknownKeys) for (const key of unknownKeys) out[key] = value[key];
+    return out;
+  }
+}
+
+/** A record's fields by name, built once per field list (models are loaded once, then read). */
+const fieldMaps = new WeakMap<readonly FieldDef[], ReadonlyMap<string, FieldDef>>();
+function fieldsOf(record: RecordType): ReadonlyMap<string, FieldDef> {
+  let known = fieldMaps.get(record.fields);
+  if (!known) fieldMaps.set(record.fields, (known = new Map(record.fields.map((f) => [f.name, f]))));
+  return known;
+}
+
+const symbolSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+function symbolsOf(type: EnumType): ReadonlySet<string> {
+  let symbols = symbolSets.get(type.symbols);
+  if (!symbols) symbolSets.set(type.symbols, (symbols = new Set(type.symbols)));
+  return symbols;
+}
+
 export function validateValue(value: unknown, type: TypeExpr): ValidationResult {
-  const errors: string[] = [];
-  const out = check(value, type, '', errors);
-  return { value: out, errors };
-}
-
-function fail(errors: string[], path: string, message: string): void {
-  if (errors.length < MAX_ERRORS) errors.push(`${path || '/'}: ${message}`);
-}
-
-function check(value: unknown, type: TypeExpr, path: string, errors: string[]): unknown {
-  const t = deref(type);
-  switch (t.kind) {
-    case 'primitive':
-      switch (t.name) {
-        case 'string':
-        case 'bytes':
-          if (typeof value !== 'string') fail(errors, path, `expected a string, got ${describe(value)}`);
-          return value;
-        case 'boolean':
-          if (typeof value !== 'boolean') fail(errors, path, `expected a boolean, got ${describe(value)}`);
-          return value;
-        case 'int':
-          if (typeof value !== 'number' || !Number.isInteger(value) || value < INT32_MIN || value > INT32_MAX) {
-            fail(errors, path, `expected an int, got ${describe(value)}`);
-          }
-          return value;
-        case 'long':
-          if (typeof value !== 'number' || !Number.isInteger(value)) fail(errors, path, `expected a long, got ${describe(value)}`);
-          return value;
-        case 'float':
-        case 'double':
-          if (typeof value !== 'number' || !Number.isFinite(value)) fail(errors, path, `expected a number, got ${describe(value)}`);
-          return value;
-      }
-      return value;
-    case 'urn':
-      if (!isUrn(value)) fail(errors, path, `expected a urn, got ${describe(value)}`);
-      return value;
-    case 'enum':
-      if (typeof value !== 'string' || !t.symbols.includes(value)) {
-        fail(errors, path, `${describe(value)} is not a symbol of enum ${t.name}`);
-      }
-      return value;
-    case 'array':
-      if (!Array.isArray(value)) {
-        fail(errors, path, `expected an array, got ${describe(value)}`);
-        return value;
-      }
-      return value.map((item, i) => check(item, t.items, `${path}/${i}`, errors));
-    case 'map': {
-      if (!isPlainObject(value)) {
-        fail(errors, path, `expected a map, got ${describe(value)}`);
-        return value;
-      }
-      // fromEntries defines the keys: assigning would drop a key named `__proto__` (or make it the prototype).
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, check(v, t.values, `${path}/${k}`, errors)]));
-    }
-    case 'union': {
-      const keys = isPlainObject(value) ? Object.keys(value) : [];
-      if (!isPlainObject(value) || keys.length !== 1) {
-        fail(errors, path, `expected a union object with one member key, got ${describe(value)}`);
-        return value;
-      }
-      const member = t.members.find((m) => m.key === keys[0]);
-      if (!member) {
-        fail(errors, path, `'${keys[0]}' is not a member of the union (${t.members.map((m) => m.key).join(', ')})`);
-        return value;
-      }
-      return { [member.key]: check(value[member.key], member.type, `${path}/${member.key}`, errors) };
-    }
-    case 'record':
-      return checkRecord(value, t, path, errors);
-  }
-}
-
-function checkRecord(value: unknown, record: RecordType, path: string, errors: string[]): unknown {
-  if (!isPlainObject(value)) {
-    fail(errors, path, `expected a ${record.name} record, got ${describe(value)}`);
-    return value;
-  }
-  const out: Record<string, unknown> = {};
-  const known = new Map<string, FieldDef>(record.fields.map((f) => [f.name, f]));
-  for (const key of Object.keys(value)) {
-    if (!known.has(key)) fail(errors, `${path}/${key}`, `unrecognized field of ${record.name}`);
-  }
-  for (const field of record.fields) {
-    const v = value[field.name];
-    const present = v !== undefined && !(v === null && (field.optional || field.default !== undefined));
-    if (!present) {
-      if (v === null) continue;
-      if (!field.optional && field.default === undefined) fail(errors, `${path}/${field.name}`, `required field is missing`);
-      continue;
-    }
-    out[field.name] = check(v, field.type, `${path}/${field.name}`, errors);
-  }
-  for (const key of Object.keys(value)) if (!known.has(key)) out[key] = value[key];
-  return out;
+  const check = new Check();
+  const out = check.value(value, type);
+  return { value: out, errors: check.errors };
 }
