@@ -9,6 +9,7 @@ import {
   SqliteGraphIndex,
   SqliteSearchIndex,
   SqliteTimeseriesIndex,
+  topicTable,
   type EmbeddedDb,
 } from '@cairn/adapter-embedded';
 import type { Consumer } from '@cairn/ports';
@@ -127,6 +128,42 @@ describe('SQLite adapters: durability across reopen', () => {
   });
 });
 
+describe('SQLite event log: a catalog file of the layout before each topic had its table', () => {
+  it('moves every topic\'s records and positions over as it opens them, then drops the shared table', async () => {
+    const { db, close } = freshDb();
+    try {
+      db.exec(`
+        CREATE TABLE log_records (
+          topic TEXT NOT NULL, seq INTEGER NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, ts INTEGER NOT NULL, headers TEXT,
+          PRIMARY KEY (topic, seq)) WITHOUT ROWID;
+        CREATE TABLE log_offsets (topic TEXT NOT NULL, grp TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (topic, grp)) WITHOUT ROWID;
+        INSERT INTO log_records VALUES ('a', 1, 'k1', '{"label":"a1"}', 1, NULL), ('a', 2, 'k2', '{"label":"a2"}', 2, '{"h":"v"}'),
+          ('b', 7, 'k7', '{"label":"b7"}', 3, NULL);
+        INSERT INTO log_offsets VALUES ('a', 'g', 1);
+      `);
+      const a = new SqliteEventLog<{ label: string }>(db, 'a');
+      expect(await a.progress('g')).toEqual({ lag: 1, committed: 1 });
+      const seen: LogRecordSeen[] = [];
+      const consumer = a.consume('g', async (batch) => void seen.push(...batch.map((r) => ({ id: r.id, key: r.key, label: r.value.label, headers: r.headers }))));
+      await waitFor(() => seen.length === 1, 5000);
+      await consumer.stop();
+      expect(seen).toEqual([{ id: '0:2', key: 'k2', label: 'a2', headers: { h: 'v' } }]);
+      expect(await a.append([{ key: 'k3', value: { label: 'a3' } }])).toEqual(['0:3']);
+      const tables = () => db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'log%' ORDER BY name").pluck().all();
+      expect(tables()).toEqual(['log_a', 'log_offsets', 'log_records']);
+
+      const b = new SqliteEventLog<{ label: string }>(db, 'b');
+      expect(await b.lag('new-group')).toBe(7);
+      expect(await b.append([{ key: 'k8', value: { label: 'b8' } }])).toEqual(['0:8']);
+      expect(tables()).toEqual(['log_a', 'log_b', 'log_offsets']);
+    } finally {
+      await close();
+    }
+  });
+});
+
+type LogRecordSeen = { id: string; key: string; label: string; headers: Record<string, string> };
+
 type PaddedValue = { label: string; pad?: string };
 
 /** A consumer whose first batch (one small record, appended here) holds it until `release`, while larger ones are appended. */
@@ -197,7 +234,7 @@ describe('SQLite event log: values appended in this process', () => {
 describe('SQLite event log: reproducible records (a rebuild\'s change logs)', () => {
   type Value = PaddedValue;
   const storedValues = (db: ReturnType<typeof freshDb>['db'], topic: string) =>
-    db.prepare('SELECT value FROM log_records WHERE topic = ? ORDER BY seq').pluck().all(topic) as string[];
+    db.prepare(`SELECT value FROM ${topicTable(topic)} ORDER BY seq`).pluck().all() as string[];
 
   it('reach the consumers here from memory, however large, and are not stored', async () => {
     const { db, close } = freshDb();

@@ -13,14 +13,32 @@ const RECENT_MAX_CHARS = 8_000_000;
 /** The stored value of a reproducible record, whose value is kept in memory only (no JSON is empty). */
 const UNSTORED = '';
 
-export function migrateEventLog(db: EmbeddedDb): void {
+/** The table of one topic's records: its rows are appended in seq order, so it is keyed by rowid. */
+export function topicTable(topic: string): string {
+  return `"log_${topic.replaceAll('"', '""')}"`;
+}
+
+/**
+ * A topic's table, and the table shared by every topic before each had its own: its rows move over.
+ * Records are appended at the end of their topic's table and its pages fill one after the other; in
+ * the shared table, keyed by (topic, seq) WITHOUT ROWID, every topic's end was a page in the middle
+ * of one B-tree and any record over about a kilobyte (a schema, a change log with the previous
+ * value) took overflow pages of its own, so an append rewrote several partly empty pages.
+ */
+export function migrateEventLog(db: EmbeddedDb, topic: string): void {
+  const table = topicTable(topic);
   db.exec(`
-    CREATE TABLE IF NOT EXISTS log_records (
-      topic TEXT NOT NULL, seq INTEGER NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, ts INTEGER NOT NULL, headers TEXT,
-      PRIMARY KEY (topic, seq)) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS ${table} (seq INTEGER PRIMARY KEY, key TEXT NOT NULL, value TEXT NOT NULL, ts INTEGER NOT NULL, headers TEXT);
     CREATE TABLE IF NOT EXISTS log_offsets (
       topic TEXT NOT NULL, grp TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (topic, grp)) WITHOUT ROWID;
   `);
+  const shared = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'log_records'").get();
+  if (!shared) return;
+  db.transaction(() => {
+    db.prepare(`INSERT INTO ${table} (seq, key, value, ts, headers) SELECT seq, key, value, ts, headers FROM log_records WHERE topic = ?`).run(topic);
+    db.prepare('DELETE FROM log_records WHERE topic = ?').run(topic);
+    if (!db.prepare('SELECT 1 FROM log_records LIMIT 1').get()) db.exec('DROP TABLE log_records');
+  })();
 }
 
 interface Pending<T> {
@@ -58,20 +76,21 @@ export class SqliteEventLog<T> implements EventLog<T> {
     private readonly db: EmbeddedDb,
     readonly topic: string,
   ) {
-    migrateEventLog(db);
+    migrateEventLog(db, topic);
+    const table = topicTable(topic);
     this.appended.setMaxListeners(0);
     this.stmts = {
-      insert: db.prepare('INSERT INTO log_records (topic, seq, key, value, ts, headers) VALUES (?, ?, ?, ?, ?, ?)'),
-      read: db.prepare('SELECT seq, key, value, ts, headers FROM log_records WHERE topic = ? AND seq > ? ORDER BY seq LIMIT ?'),
-      readKept: db.prepare('SELECT seq, key, NULL AS value, ts, headers FROM log_records WHERE topic = ? AND seq > ? ORDER BY seq LIMIT ?'),
-      value: db.prepare('SELECT value FROM log_records WHERE topic = ? AND seq = ?').pluck(),
+      insert: db.prepare(`INSERT INTO ${table} (seq, key, value, ts, headers) VALUES (?, ?, ?, ?, ?)`),
+      read: db.prepare(`SELECT seq, key, value, ts, headers FROM ${table} WHERE seq > ? ORDER BY seq LIMIT ?`),
+      readKept: db.prepare(`SELECT seq, key, NULL AS value, ts, headers FROM ${table} WHERE seq > ? ORDER BY seq LIMIT ?`),
+      value: db.prepare(`SELECT value FROM ${table} WHERE seq = ?`).pluck(),
       offset: db.prepare('SELECT seq FROM log_offsets WHERE topic = ? AND grp = ?'),
       commit: db.prepare('INSERT INTO log_offsets (topic, grp, seq) VALUES (?, ?, ?) ON CONFLICT (topic, grp) DO UPDATE SET seq = excluded.seq'),
       minOffset: db.prepare('SELECT MIN(seq) AS seq FROM log_offsets WHERE topic = ?'),
-      trim: db.prepare('DELETE FROM log_records WHERE topic = ? AND seq <= ?'),
+      trim: db.prepare(`DELETE FROM ${table} WHERE seq <= ?`),
       groups: db.prepare('SELECT grp FROM log_offsets WHERE topic = ?').pluck(),
     };
-    const row = db.prepare('SELECT MAX(seq) AS seq FROM log_records WHERE topic = ?').get(topic) as { seq: number | null };
+    const row = db.prepare(`SELECT MAX(seq) AS seq FROM ${table}`).get() as { seq: number | null };
     const committed = db.prepare('SELECT MAX(seq) AS seq FROM log_offsets WHERE topic = ?').get(topic) as { seq: number | null };
     this.nextSeq = Math.max(row.seq ?? 0, committed.seq ?? 0) + 1;
   }
@@ -108,11 +127,11 @@ export class SqliteEventLog<T> implements EventLog<T> {
           p.records.map((r) => {
             const headers = r.headers ? JSON.stringify(r.headers) : null;
             if (p.reproducible && everyGroupHere) {
-              this.stmts.insert.run(this.topic, seq, r.key, UNSTORED, now, headers);
+              this.stmts.insert.run(seq, r.key, UNSTORED, now, headers);
               unstored.push([seq, r.value]);
             } else {
               const json = JSON.stringify(r.value);
-              this.stmts.insert.run(this.topic, seq, r.key, json, now, headers);
+              this.stmts.insert.run(seq, r.key, json, now, headers);
               if (this.consumers.size > 0) written.push([seq, r.value, json.length]);
             }
             return `0:${seq++}`;
@@ -184,7 +203,7 @@ export class SqliteEventLog<T> implements EventLog<T> {
     // most of what a batch weighs, is then not read back from the table at all.
     const read = (after: number) => {
       const statement = this.recent.has(after + 1) || this.unstored.has(after + 1) ? this.stmts.readKept : this.stmts.read;
-      return statement.all(this.topic, after, maxBatch) as { seq: number; key: string; value: string | null; ts: number; headers: string | null }[];
+      return statement.all(after, maxBatch) as { seq: number; key: string; value: string | null; ts: number; headers: string | null }[];
     };
     const commit = (through: number) => {
       this.stmts.commit.run(this.topic, group, through);
@@ -294,7 +313,7 @@ export class SqliteEventLog<T> implements EventLog<T> {
   private valueOf(seq: number, json: string | null): T | undefined {
     const kept = this.recent.get(seq)?.value ?? this.unstored.get(seq);
     if (kept !== undefined) return kept;
-    const stored = json ?? (this.stmts.value.get(this.topic, seq) as string);
+    const stored = json ?? (this.stmts.value.get(seq) as string);
     return stored === UNSTORED ? undefined : (JSON.parse(stored) as T);
   }
 
@@ -307,7 +326,7 @@ export class SqliteEventLog<T> implements EventLog<T> {
   private trim(): void {
     this.commitsSinceTrim = 0;
     const row = this.stmts.minOffset.get(this.topic) as { seq: number | null };
-    if (row.seq !== null) this.stmts.trim.run(this.topic, row.seq);
+    if (row.seq !== null) this.stmts.trim.run(row.seq);
   }
 
   async lag(group: string): Promise<number> {
