@@ -162,6 +162,24 @@ describe('SQLite event log: a catalog file of the layout before each topic had i
   });
 });
 
+describe('SQLite event log: appends of one turn to the topics of a file', () => {
+  it('commit together: one that cannot be written fails every append of its turn, and nothing of them is stored', async () => {
+    const { db, close } = freshDb();
+    try {
+      const a = new SqliteEventLog<unknown>(db, 'a');
+      const b = new SqliteEventLog<unknown>(db, 'b');
+      const both = await Promise.allSettled([a.append([{ key: 'k', value: { n: 1 } }]), b.append([{ key: 'k', value: { n: 10n } }])]);
+      expect(both.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+      expect(db.prepare(`SELECT COUNT(*) FROM ${topicTable('a')}`).pluck().get()).toBe(0);
+      // The failed turn took no positions: the next appends start where the log was.
+      expect(await Promise.all([a.append([{ key: 'k', value: { n: 2 } }]), b.append([{ key: 'k', value: { n: 20 } }])])).toEqual([['0:1'], ['0:1']]);
+      expect(db.prepare(`SELECT value FROM ${topicTable('b')}`).pluck().all()).toEqual(['{"n":20}']);
+    } finally {
+      await close();
+    }
+  });
+});
+
 type LogRecordSeen = { id: string; key: string; label: string; headers: Record<string, string> };
 
 type PaddedValue = { label: string; pad?: string };

@@ -48,10 +48,64 @@ interface Pending<T> {
   reject(err: unknown): void;
 }
 
+/** One topic's part of a flush. */
+interface TopicFlush {
+  /** Inside the flush's transaction. */
+  write(): void;
+  committed(): void;
+  failed(err: unknown): void;
+}
+
+/**
+ * The flush of every topic's appends on one file, once an event-loop turn, in one transaction: the
+ * persister's change logs of a batch, its time-series change logs and failures, and the proposals
+ * requests appended in the same turn, are one commit instead of one a topic.
+ */
+class FileFlusher {
+  private readonly due = new Set<() => TopicFlush>();
+  private scheduled = false;
+
+  constructor(private readonly db: EmbeddedDb) {}
+
+  /** `take` runs at the next flush (once, however often it is scheduled before). */
+  schedule(take: () => TopicFlush): void {
+    this.due.add(take);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  private flush(): void {
+    // Inside another unit's open transaction the appends would be acknowledged before they are durable.
+    if (this.db.inTransaction) {
+      setImmediate(() => this.flush());
+      return;
+    }
+    this.scheduled = false;
+    const flushes = [...this.due].map((take) => take());
+    this.due.clear();
+    try {
+      this.db.transaction(() => flushes.forEach((f) => f.write()))();
+    } catch (err) {
+      flushes.forEach((f) => f.failed(err));
+      return;
+    }
+    flushes.forEach((f) => f.committed());
+  }
+}
+
+const flushers = new WeakMap<EmbeddedDb, FileFlusher>();
+function flusherOf(db: EmbeddedDb): FileFlusher {
+  let flusher = flushers.get(db);
+  if (!flusher) flushers.set(db, (flusher = new FileFlusher(db)));
+  return flusher;
+}
+
 export class SqliteEventLog<T> implements EventLog<T> {
   private nextSeq: number;
   private pending: Pending<T>[] = [];
-  private flushScheduled = false;
+  private readonly flusher: FileFlusher;
   private readonly appended = new EventEmitter();
   private commitsSinceTrim = 0;
   private readonly stmts;
@@ -73,10 +127,11 @@ export class SqliteEventLog<T> implements EventLog<T> {
   private readonly consumers = new Map<string, number>();
 
   constructor(
-    private readonly db: EmbeddedDb,
+    db: EmbeddedDb,
     readonly topic: string,
   ) {
     migrateEventLog(db, topic);
+    this.flusher = flusherOf(db);
     const table = topicTable(topic);
     this.appended.setMaxListeners(0);
     this.stmts = {
@@ -95,24 +150,16 @@ export class SqliteEventLog<T> implements EventLog<T> {
     this.nextSeq = Math.max(row.seq ?? 0, committed.seq ?? 0) + 1;
   }
 
-  /** Appends of one event-loop turn share one transaction (group commit). */
+  /** Appends of one event-loop turn, to every topic of the file, share one transaction (group commit). */
   append(records: ReadonlyArray<NewRecord<T>>, options: AppendOptions = {}): Promise<string[]> {
     return new Promise((resolve, reject) => {
       this.pending.push({ records, reproducible: options.reproducible === true, resolve, reject });
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        setImmediate(() => this.flush());
-      }
+      this.flusher.schedule(this.takePending);
     });
   }
 
-  private flush(): void {
-    // Inside another unit's open transaction the appends would be acknowledged before they are durable.
-    if (this.db.inTransaction) {
-      setImmediate(() => this.flush());
-      return;
-    }
-    this.flushScheduled = false;
+  /** The appends waiting for the flush that runs now: written inside its transaction, settled after it. */
+  private readonly takePending = (): TopicFlush => {
     const batch = this.pending;
     this.pending = [];
     const now = Date.now();
@@ -120,10 +167,11 @@ export class SqliteEventLog<T> implements EventLog<T> {
     const written: [seq: number, value: T, chars: number][] = [];
     const unstored: [seq: number, value: T][] = [];
     const everyGroupHere = batch.some((p) => p.reproducible) && this.everyGroupConsumesHere();
-    try {
-      const ids = this.db.transaction(() => {
+    let ids: string[][] = [];
+    return {
+      write: () => {
         let seq = start;
-        return batch.map((p) =>
+        ids = batch.map((p) =>
           p.records.map((r) => {
             const headers = r.headers ? JSON.stringify(r.headers) : null;
             if (p.reproducible && everyGroupHere) {
@@ -137,16 +185,17 @@ export class SqliteEventLog<T> implements EventLog<T> {
             return `0:${seq++}`;
           }),
         );
-      })();
-      this.nextSeq = start + ids.reduce((n, a) => n + a.length, 0);
-      for (const [seq, value, chars] of written) this.keepRecent(seq, value, chars);
-      for (const [seq, value] of unstored) this.unstored.set(seq, value);
-      batch.forEach((p, i) => p.resolve(ids[i]));
-      this.appended.emit('data');
-    } catch (err) {
-      batch.forEach((p) => p.reject(err));
-    }
-  }
+      },
+      committed: () => {
+        this.nextSeq = start + ids.reduce((n, a) => n + a.length, 0);
+        for (const [seq, value, chars] of written) this.keepRecent(seq, value, chars);
+        for (const [seq, value] of unstored) this.unstored.set(seq, value);
+        batch.forEach((p, i) => p.resolve(ids[i]));
+        this.appended.emit('data');
+      },
+      failed: (err) => batch.forEach((p) => p.reject(err)),
+    };
+  };
 
   private keepRecent(seq: number, value: T, chars: number): void {
     this.recent.set(seq, { value, chars });
