@@ -55,7 +55,7 @@ export function describeEventLogContract<T = { label: string }>(name: string, op
     const records = (labels: string[], key = 'k') => labels.map((l) => ({ key, value: value(l) }));
 
     /** Consumes into a list until stopped. */
-    function collect(grp: string, maxBatch?: number): { seen: LogRecord<T>[]; batches: number[]; consumer: Consumer } {
+    function collect(grp: string, maxBatch?: number, lingerMs?: number): { seen: LogRecord<T>[]; batches: number[]; consumer: Consumer } {
       const seen: LogRecord<T>[] = [];
       const batches: number[] = [];
       const consumer = log.consume(
@@ -64,7 +64,7 @@ export function describeEventLogContract<T = { label: string }>(name: string, op
           batches.push(batch.length);
           seen.push(...batch);
         },
-        maxBatch ? { maxBatch } : {},
+        { ...(maxBatch ? { maxBatch } : {}), ...(lingerMs ? { lingerMs } : {}) },
       );
       consumers.push(consumer);
       return { seen, batches, consumer };
@@ -163,6 +163,17 @@ export function describeEventLogContract<T = { label: string }>(name: string, op
       const { seen, batches } = collect(newGroup(), 3);
       await waitFor(() => seen.length === 7, timeoutMs, '7 records');
       expect(Math.max(...batches)).toBeLessThanOrEqual(3);
+    });
+
+    it('lets a small batch wait lingerMs for more records', async () => {
+      const { seen, batches } = collect(newGroup(), undefined, 1500);
+      await log.append(records(['warm']));
+      await waitFor(() => seen.length === 1, timeoutMs, 'the first record');
+      await log.append(records(['a']));
+      await new Promise((r) => setTimeout(r, 300));
+      await log.append(records(['b']));
+      await waitFor(() => seen.length === 3, timeoutMs, 'both later records');
+      expect(batches.slice(1)).toEqual([2]);
     });
 
     it('gives every group every record', async () => {

@@ -12,6 +12,12 @@ import { endOffsetsIfNoPosition } from './start-position';
 import type { ValueCodec } from './value-codecs';
 
 const DEFAULT_MAX_BATCH = 500;
+/**
+ * A lingering member asks the broker to hold each fetch until this much has arrived or the
+ * linger has passed: about a full batch of change logs (1 to 3 KB each), so a busy topic is
+ * answered at once and a trickle waits for company.
+ */
+const LINGER_MIN_BYTES = 1024 * 1024;
 
 /** What a member needs to know about the topic it reads. */
 export interface TopicSource<T> {
@@ -58,7 +64,7 @@ export class KafkaGroupConsumer<T> implements Consumer {
       sessionTimeout: tuning.sessionTimeoutMs,
       heartbeatInterval: tuning.heartbeatIntervalMs,
       rebalanceTimeout: tuning.rebalanceTimeoutMs,
-      maxWaitTimeInMs: tuning.maxWaitTimeMs,
+      ...(options.lingerMs ? { minBytes: LINGER_MIN_BYTES, maxWaitTimeInMs: options.lingerMs } : { maxWaitTimeInMs: tuning.maxWaitTimeMs }),
       allowAutoTopicCreation: false,
     });
     clients.running.add(this);
