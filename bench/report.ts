@@ -82,16 +82,18 @@ export function tableRows(report: ModeReport): [string, string, string][] {
   rows.push(['footprint', 'start to healthy (empty / loaded)', `${fmt(f.startToHealthyMs, ' ms')} / ${fmt(f.restartToHealthyMs, ' ms')}`]);
   rows.push(['footprint', 'RSS idle / at load end / settled / peak / after restart', `${fmt(f.idleRssMb)} / ${fmt(f.rssAtLoadEndMb)} / ${fmt(f.rssAfterLoadMb)} (${fmt(f.settleSeconds)} s later) / ${fmt(f.peakRssMb)} / ${fmt(f.rssAfterRestartMb)} MB`]);
   // Busiest first; idle threads are not in the figures, and V8's and libuv's helpers are one (`node`).
-  const threads = (name: string, cores: Record<string, number> | undefined) => {
+  const threads = (name: string, cores: Record<string, number> | undefined, backendCores?: Record<string, number>) => {
     const busy = Object.entries(cores ?? {});
     if (busy.length > 0) rows.push([name, 'catalog cores busy by thread', busy.map(([t, c]) => `${t} ${c.toFixed(2)}`).join(', ')]);
+    const servers = Object.entries(backendCores ?? {});
+    if (servers.length > 0) rows.push([name, "backends' servers: cores busy", servers.map(([b, c]) => `${b} ${c.toFixed(2)}`).join(', ')]);
   };
   const ingest = (name: string, r: IngestResult | undefined, unit = 'proposal') => {
     if (!r) return;
     rows.push([name, `${unit}s acknowledged`, `${r.proposals} in ${r.seconds} s = ${r.proposalsPerSecond}/s (429: ${r.tooManyRequests}, failed: ${r.failed})`]);
     rows.push([name, 'request latency', lat(r.latencyMs)]);
     rows.push([name, `catalog CPU per ${unit}`, `${fmt(r.serverCpuUsPerProposal, ' µs')} (load generator ${fmt(r.generatorCpuUsPerProposal, ' µs')})`]);
-    threads(name, r.serverCoresByThread);
+    threads(name, r.serverCoresByThread, r.backendCores);
     rows.push([name, 'index lag', `${lat(r.indexLagMs)}; all searchable ${fmt(r.allSearchableAfterMs, ' ms')} after the last ack`]);
   };
   if (report.ingestFloor) rows.push(['ingest', 'HTTP floor: the same requests refused (400)', `${loop(report.ingestFloor, ['p50', 'p99'])}, load generator ${report.ingestFloor.generatorCpuUsPerRequest} µs each`]);
@@ -102,7 +104,7 @@ export function tableRows(report: ModeReport): [string, string, string][] {
     const k = report.kafka;
     rows.push(['kafka', 'produced (acked by Kafka)', `${k.proposals} in ${k.seconds} s = ${k.proposalsPerSecond}/s`]);
     rows.push(['kafka', 'catalog CPU per proposal', fmt(k.serverCpuUsPerProposal, ' µs')]);
-    threads('kafka', k.serverCoresByThread);
+    threads('kafka', k.serverCoresByThread, k.backendCores);
     rows.push(['kafka', 'index lag', `${lat(k.indexLagMs)}; all searchable ${fmt(k.allSearchableAfterMs, ' ms')} after the last ack`]);
   }
   if (report.reads) {
@@ -116,7 +118,7 @@ export function tableRows(report: ModeReport): [string, string, string][] {
   if (report.restore) {
     const r = report.restore;
     rows.push(['restore', 'full index rebuild', `${r.aspects} aspects in ${r.seconds} s = ${r.aspectsPerSecond}/s (${fmt(r.serverCpuUsPerAspect, ' µs')} CPU each)`]);
-    threads('restore', r.serverCoresByThread);
+    threads('restore', r.serverCoresByThread, r.backendCores);
     const w = r.writesDuring;
     rows.push(['restore', `writes during it (${w.perSecond}/s)`, `${w.acknowledged} acked, 429: ${w.refused}, errors: ${w.otherErrors}, ${lat(w.latencyMs)}`]);
   }

@@ -74,14 +74,24 @@ function profilesOf(dir: string): Record<string, ReturnType<typeof summarizeProf
   return Object.fromEntries([...byProcess.values()].map((f) => [f, summarizeProfile(join(dir, f), 20)]));
 }
 
-/** The deployment's CPU time while `run` runs, in µs per unit of work, and the cores each of its threads kept busy meanwhile. */
-async function withCpu<T>(deployment: Deployment, run: () => Promise<T>, units: (result: T) => number): Promise<{ result: T; usPerUnit: number; cores: Record<string, number> }> {
+/**
+ * The deployment's CPU time while `run` runs, in µs per unit of work, and the cores each of its
+ * threads, and each local backend's server, kept busy meanwhile.
+ */
+async function withCpu<T>(
+  deployment: Deployment,
+  run: () => Promise<T>,
+  units: (result: T) => number,
+): Promise<{ result: T; usPerUnit: number; cores: Record<string, number>; backendCores: Record<string, number> }> {
   const before = deployment.cpuMs();
   const threadsBefore = deployment.threadCpuMs();
+  const backendsBefore = deployment.backendCpuMs();
   const started = performance.now();
   const result = await run();
-  const cores = coresByThread(threadsBefore, deployment.threadCpuMs(), performance.now() - started);
-  return { result, usPerUnit: round((1000 * (deployment.cpuMs() - before)) / Math.max(1, units(result)), 0)!, cores };
+  const wallMs = performance.now() - started;
+  const cores = coresByThread(threadsBefore, deployment.threadCpuMs(), wallMs);
+  const backendCores = coresByThread(backendsBefore, deployment.backendCpuMs(), wallMs);
+  return { result, usPerUnit: round((1000 * (deployment.cpuMs() - before)) / Math.max(1, units(result)), 0)!, cores, backendCores };
 }
 
 /** Runs a scenario; a failure is recorded in the report and the run goes on. */
@@ -114,13 +124,13 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
     const feed = request.action === 'batchIngest' ? new ProposalFeed(source, (p) => fitsSnapshot(request.registry, p)) : new ProposalFeed(source);
     const before = searchable;
     const generatorBefore = process.cpuUsage();
-    const { result, usPerUnit, cores } = await withCpu(
+    const { result, usPerUnit, cores, backendCores } = await withCpu(
       deployment,
       () => runIngest(client, feed, { clients: options.clients, request, maxSeconds: options.maxIngestSeconds, expectSearchable: (n) => before + n }),
       (r) => r.proposals,
     );
     searchable += feed.entities;
-    return { ...result, serverCpuUsPerProposal: usPerUnit, serverCoresByThread: cores, generatorCpuUsPerProposal: cpuUsPerUnit(generatorBefore, result.proposals) };
+    return { ...result, serverCpuUsPerProposal: usPerUnit, serverCoresByThread: cores, backendCores, generatorCpuUsPerProposal: cpuUsPerUnit(generatorBefore, result.proposals) };
   };
   try {
     if (has('ingest')) {
@@ -180,15 +190,15 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
             maxSeconds: options.maxIngestSeconds,
             expectSearchable: (n) => before + n,
           });
-        const { result, usPerUnit, cores } = await withCpu(deployment, produce, (r) => r.proposals);
-        report.kafka = { ...result, serverCpuUsPerProposal: usPerUnit, serverCoresByThread: cores };
+        const { result, usPerUnit, cores, backendCores } = await withCpu(deployment, produce, (r) => r.proposals);
+        report.kafka = { ...result, serverCpuUsPerProposal: usPerUnit, serverCoresByThread: cores, backendCores };
         searchable += feed.entities;
       });
     }
     if (has('restore')) {
       await attempt(ctx, report, 'restore', async () => {
-        const { result, usPerUnit, cores } = await withCpu(deployment, () => runRestore(client, deployment, searchable, options.maxIngestSeconds * 1000), (r) => r.aspects);
-        report.restore = { ...result, serverCpuUsPerAspect: usPerUnit, serverCoresByThread: cores };
+        const { result, usPerUnit, cores, backendCores } = await withCpu(deployment, () => runRestore(client, deployment, searchable, options.maxIngestSeconds * 1000), (r) => r.aspects);
+        report.restore = { ...result, serverCpuUsPerAspect: usPerUnit, serverCoresByThread: cores, backendCores };
       });
     }
     await attempt(ctx, report, 'restart', async () => {

@@ -16,6 +16,8 @@ export interface Deployment {
   cpuMs(): number;
   /** The same by thread (`<service>/<thread>` when there are several processes). */
   threadCpuMs(): Record<string, number>;
+  /** CPU time the backends' server processes on this machine have used so far, in ms, by backend (none when embedded). */
+  backendCpuMs(): Record<string, number>;
   /** Stops and starts the API process on the data it has; answers the time to healthy. */
   restart(): Promise<number>;
   stop(): Promise<void>;

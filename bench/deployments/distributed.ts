@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Deployment } from './deployment';
 import { dropPrefixed, serviceEnv, type Backends } from '../../deploy/local/prefixed-run';
+import { BackendProcesses } from './backend-processes';
 import { ServiceProcess } from './service-process';
 
 export const CONSUMERS = ['mce-consumer', 'mae-consumer', 'timeseries-indexer'] as const;
@@ -35,6 +36,7 @@ export async function startDistributed(options: DistributedOptions): Promise<Dep
     throw err;
   }
   const all = () => [gms, ...consumers];
+  const backendProcesses = new BackendProcesses(options.backends);
   return {
     mode: 'distributed',
     baseUrl: gms.baseUrl,
@@ -46,6 +48,7 @@ export async function startDistributed(options: DistributedOptions): Promise<Dep
         .reduce((a, b) => ({ rssMb: a.rssMb + b.rssMb, peakRssMb: a.peakRssMb + b.peakRssMb })),
     cpuMs: () => all().reduce((ms, s) => ms + s.cpuMs(), 0),
     threadCpuMs: () => Object.fromEntries(all().flatMap((s) => Object.entries(s.threadCpuMs()).map(([thread, ms]) => [`${s.name}/${thread}`, ms]))),
+    backendCpuMs: () => backendProcesses.cpuMs(),
     restart: async () => {
       await gms.stop();
       gms = await start('gms', gms.port);

@@ -31,6 +31,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<Deploymen
     memory: () => service.memory(),
     cpuMs: () => service.cpuMs(),
     threadCpuMs: () => service.threadCpuMs(),
+    backendCpuMs: () => ({}),
     restart: async () => {
       await service.stop();
       service = await start(service.port);

@@ -50,6 +50,8 @@ export interface IngestResult {
   generatorCpuUsPerProposal?: number;
   /** The cores each of the catalog's threads kept busy meanwhile, added by the runner. */
   serverCoresByThread?: Record<string, number>;
+  /** The cores each local backend's server process kept busy meanwhile (distributed mode), added by the runner. */
+  backendCores?: Record<string, number>;
 }
 
 const MAX_ATTEMPTS = 30;

@@ -37,6 +37,8 @@ export interface KafkaProduceResult {
   serverCpuUsPerProposal?: number;
   /** The cores each of the catalog's threads kept busy meanwhile, added by the runner. */
   serverCoresByThread?: Record<string, number>;
+  /** The cores each local backend's server process kept busy meanwhile (distributed mode), added by the runner. */
+  backendCores?: Record<string, number>;
 }
 
 const TICK_MS = 20;
