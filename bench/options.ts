@@ -23,6 +23,8 @@ export interface BenchOptions {
   readonly readRequests: number;
   /** Requests of each read and search kind sent first and not measured (JIT and caches warm up). */
   readonly warmupRequests: number;
+  /** Distributed: seconds a throwaway deployment is sent `ingestProposal` requests first, so the servers' JVMs have compiled their hot paths. */
+  readonly serverWarmupSeconds: number;
   readonly readSeconds: number;
   readonly kafkaRate: number;
   readonly kafkaEntities: number;
@@ -46,6 +48,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --max-ingest-seconds N             cap of each ingest phase (default 900)
   --read-requests N                  requests per read/search kind (default 1000)
   --warmup-requests N                unmeasured requests of each read/search kind sent first (default 2000, within --read-seconds)
+  --server-warmup-seconds N          distributed: seconds of ingestProposal requests to a throwaway deployment first, to warm the servers up (default 0: none)
   --read-seconds N                   cap per read/search kind (default 5)
   --kafka-rate N                     proposals/s produced straight to Kafka (default 2000)
   --kafka-entities N                 entities produced straight to Kafka (default entities/10)
@@ -99,6 +102,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     maxIngestSeconds: int('--max-ingest-seconds', 900),
     readRequests: int('--read-requests', 1000),
     warmupRequests: int('--warmup-requests', 2000),
+    serverWarmupSeconds: int('--server-warmup-seconds', 0),
     readSeconds: int('--read-seconds', 5),
     kafkaRate: int('--kafka-rate', 2000),
     kafkaEntities: int('--kafka-entities', Math.max(100, Math.floor(entities / 10))),

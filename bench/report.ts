@@ -27,8 +27,15 @@ export interface Footprint {
   readonly rssAfterRestartMb?: number;
 }
 
+/** What a throwaway deployment ingested before the measured one started (distributed mode). */
+export interface ServerWarmup {
+  readonly proposals: number;
+  readonly seconds: number;
+}
+
 export interface ModeReport {
   readonly catalog: { readonly entities: number; readonly proposals?: number };
+  readonly serverWarmup?: ServerWarmup;
   footprint: Footprint;
   /** Proposal-sized `ingestProposal` requests refused at once (400): the ingest's HTTP path alone. */
   ingestFloor?: LoopResult;
@@ -79,6 +86,10 @@ const loop = (r: LoopResult, keys: string[]) =>
 export function tableRows(report: ModeReport): [string, string, string][] {
   const rows: [string, string, string][] = [];
   const f = report.footprint;
+  if (report.serverWarmup) {
+    const w = report.serverWarmup;
+    rows.push(['warmup', 'servers warmed up by a throwaway deployment', `${w.proposals} proposals through ingestProposal in ${w.seconds} s`]);
+  }
   rows.push(['footprint', 'start to healthy (empty / loaded)', `${fmt(f.startToHealthyMs, ' ms')} / ${fmt(f.restartToHealthyMs, ' ms')}`]);
   rows.push(['footprint', 'RSS idle / at load end / settled / peak / after restart', `${fmt(f.idleRssMb)} / ${fmt(f.rssAtLoadEndMb)} / ${fmt(f.rssAfterLoadMb)} (${fmt(f.settleSeconds)} s later) / ${fmt(f.peakRssMb)} / ${fmt(f.rssAfterRestartMb)} MB`]);
   // Busiest first; idle threads are not in the figures, and V8's and libuv's helpers are one (`node`).

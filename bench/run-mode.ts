@@ -19,7 +19,7 @@ import { summarizeProfile } from './profile-summary';
 import { rawElastic } from './raw/raw-elastic';
 import { rawMongo } from './raw/raw-mongo';
 import { rawSqlite } from './raw/raw-sqlite';
-import type { ModeReport } from './report';
+import type { ModeReport, ServerWarmup } from './report';
 import { runIngest, type IngestRequest } from './scenarios/ingest';
 import { runIngestFloor } from './scenarios/ingest-floor';
 import { runKafkaProduce } from './scenarios/kafka-produce';
@@ -35,7 +35,7 @@ const INGEST_FLOOR_REQUESTS = 20_000;
 const INGEST_FLOOR_SECONDS = 20;
 
 /** Names of the catalogs of a run: each scenario writes entities of its own. */
-const NAMESPACES = { load: 'c', batch: 'b', snapshots: 's', kafka: 'k', overload: 'o' } as const;
+const NAMESPACES = { load: 'c', batch: 'b', snapshots: 's', kafka: 'k', overload: 'o', serverWarmup: 'w' } as const;
 const RAW_SECONDS = 60;
 
 export interface RunContext {
@@ -61,6 +61,31 @@ async function deploy(ctx: RunContext, mode: Mode, backends: Backends, label: st
   return mode === 'embedded'
     ? startEmbedded({ ...common, keepData: ctx.options.keepData })
     : startDistributed({ ...common, backends, prefix: prefixOf(ctx, label) });
+}
+
+/**
+ * Elasticsearch's JVM, freshly started, took four runs of 6,251 proposals to halve its CPU per
+ * proposal (docs/performance.md, run AQ), and 18,803 proposals in batches of 100 did not do it: a
+ * throwaway deployment of its own prefix is sent what the ingest sends, one proposal a request from
+ * as many clients, for a while first, then dropped with its data.
+ */
+async function warmUpServers(ctx: RunContext, backends: Backends): Promise<ServerWarmup | undefined> {
+  const { options } = ctx;
+  if (options.serverWarmupSeconds === 0) return undefined;
+  ctx.log(`warming the servers up (${options.serverWarmupSeconds} s)...`);
+  const started = performance.now();
+  const deployment = await deploy(ctx, 'distributed', backends, 'warmup');
+  const client = new CatalogClient(deployment, options.clients + 2);
+  try {
+    // More entities than the while can take: it ends at the deadline, once what it sent is searchable.
+    const feed = new ProposalFeed(catalogOf(ctx, NAMESPACES.serverWarmup, Math.max(1000, options.serverWarmupSeconds * 500)));
+    const request = { action: 'ingestProposal' } as const;
+    const result = await runIngest(client, feed, { clients: options.clients, request, maxSeconds: options.serverWarmupSeconds, expectSearchable: (n) => n });
+    return { proposals: result.proposals, seconds: round((performance.now() - started) / 1000, 1)! };
+  } finally {
+    client.close();
+    await deployment.stop();
+  }
 }
 
 /** The main thread's profile of each service process (the largest file per process). */
@@ -110,9 +135,11 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
   const has = (s: Parameters<typeof options.scenarios.has>[0]) => options.scenarios.has(s);
   const backends = backendsFromEnv();
   const catalog = catalogOf(ctx, NAMESPACES.load, options.entities);
+  const serverWarmup = mode === 'distributed' ? await warmUpServers(ctx, backends) : undefined;
   ctx.log(`${mode}: starting`);
   const deployment = await deploy(ctx, mode, backends, 'main');
   const report: ModeReport = {
+    ...(serverWarmup ? { serverWarmup } : {}),
     catalog: { entities: catalog.shape.total },
     footprint: { startToHealthyMs: round(deployment.startToHealthyMs, 0)!, idleRssMb: round(deployment.memory().rssMb, 0)! },
   };
