@@ -6,7 +6,10 @@ export interface ConsumerTuning {
   readonly heartbeatIntervalMs: number;
   /** How long a rebalance waits for members to rejoin (they rejoin between batches). */
   readonly rebalanceTimeoutMs: number;
-  /** Longest a fetch waits for new records; also bounds how long stop() waits for an idle fetch. */
+  /**
+   * Longest a fetch waits for new records; also bounds how long stop() waits for an idle fetch. A
+   * member given `lingerMs` waits that long instead (group-consumer.ts).
+   */
   readonly maxWaitTimeMs: number;
   /** Pause before a batch whose handler threw is fetched again. */
   readonly retryDelayMs: number;
