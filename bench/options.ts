@@ -14,6 +14,11 @@ export interface BenchOptions {
   /** Concurrent clients of the read and search scenarios. */
   readonly readClients: number;
   readonly batchSize: number;
+  /**
+   * When set, the \`ingest\` scenario loads the catalog through \`ingestProposalBatch\` requests of this
+   * many proposals instead of one per request: a million entities one per request take hours here.
+   */
+  readonly loadBatchSize?: number;
   /** Entities of the `batch` scenario's catalog, and of the `snapshots` scenario's. */
   readonly batchEntities: number;
   /** Entities whose snapshots one `batchIngest` request carries. */
@@ -43,6 +48,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --clients N                        concurrent ingest clients (default 16)
   --read-clients N                   concurrent read/search clients (default 4)
   --batch-size N                     proposals per ingestProposalBatch request (default 100)
+  --load-batch-size N                the ingest scenario loads the catalog through ingestProposalBatch of N (default: one proposal per request)
   --batch-entities N                 entities ingested through ingestProposalBatch, and through batchIngest (default entities/10)
   --snapshot-batch N                 entities' snapshots per batchIngest request (default 10)
   --max-ingest-seconds N             cap of each ingest phase (default 900)
@@ -89,6 +95,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
   const out = values.get('--out');
   values.delete('--out');
   const entities = int('--entities', 10_000);
+  const loadBatchSize = values.has('--load-batch-size') ? int('--load-batch-size', 1) : undefined;
   const options: BenchOptions = {
     modes: mode === 'both' ? ['embedded', 'distributed'] : [mode as Mode],
     entities,
@@ -97,6 +104,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     clients: int('--clients', 16),
     readClients: int('--read-clients', 4),
     batchSize: int('--batch-size', 100),
+    ...(loadBatchSize ? { loadBatchSize } : {}),
     batchEntities: int('--batch-entities', Math.max(100, Math.floor(entities / 10))),
     snapshotBatch: int('--snapshot-batch', 10),
     maxIngestSeconds: int('--max-ingest-seconds', 900),

@@ -40,6 +40,8 @@ export interface ModeReport {
   /** Proposal-sized `ingestProposal` requests refused at once (400): the ingest's HTTP path alone. */
   ingestFloor?: LoopResult;
   ingest?: IngestResult;
+  /** The catalog loaded through \`ingestProposalBatch\` instead (\`--load-batch-size\`): no one-per-request figures. */
+  load?: IngestResult & { readonly proposalsPerRequest: number };
   batch?: IngestResult;
   /** Through `batchIngest`: its proposals are the snapshots' aspects. */
   snapshots?: IngestResult;
@@ -109,6 +111,7 @@ export function tableRows(report: ModeReport): [string, string, string][] {
   };
   if (report.ingestFloor) rows.push(['ingest', 'HTTP floor: the same requests refused (400)', `${loop(report.ingestFloor, ['p50', 'p99'])}, load generator ${report.ingestFloor.generatorCpuUsPerRequest} µs each`]);
   ingest('ingest', report.ingest);
+  if (report.load) ingest(`load (batches of ${report.load.proposalsPerRequest})`, report.load);
   ingest('batch', report.batch);
   ingest('snapshots', report.snapshots, 'aspect');
   if (report.kafka) {

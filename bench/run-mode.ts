@@ -162,15 +162,19 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
   try {
     if (has('ingest')) {
       await attempt(ctx, report, 'ingest', async () => {
-        report.ingestFloor = await runIngestFloor(client, catalog, {
-          clients: options.clients,
-          requests: INGEST_FLOOR_REQUESTS,
-          warmup: options.warmupRequests,
-          seconds: INGEST_FLOOR_SECONDS,
-          serverCpuMs: () => deployment.cpuMs(),
-        });
-        report.ingest = await ingest(catalog, { action: 'ingestProposal' });
-        report.ratios = { ...report.ratios, 'ingestProposal / its HTTP floor': round(report.ingest.proposalsPerSecond / report.ingestFloor.perSecond, 3)! };
+        if (options.loadBatchSize) {
+          report.load = { ...(await ingest(catalog, { action: 'ingestProposalBatch', proposals: options.loadBatchSize })), proposalsPerRequest: options.loadBatchSize };
+        } else {
+          report.ingestFloor = await runIngestFloor(client, catalog, {
+            clients: options.clients,
+            requests: INGEST_FLOOR_REQUESTS,
+            warmup: options.warmupRequests,
+            seconds: INGEST_FLOOR_SECONDS,
+            serverCpuMs: () => deployment.cpuMs(),
+          });
+          report.ingest = await ingest(catalog, { action: 'ingestProposal' });
+          report.ratios = { ...report.ratios, 'ingestProposal / its HTTP floor': round(report.ingest.proposalsPerSecond / report.ingestFloor.perSecond, 3)! };
+        }
         const atEnd = deployment.memory();
         const settled = await settledMemory(deployment);
         report.footprint = {

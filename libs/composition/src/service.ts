@@ -1,6 +1,6 @@
 /** What every service process shares: environment parsing, a health/metrics endpoint, and shutdown on signals. */
 import express from 'express';
-import { createLogger } from '@cairn/core';
+import { collectGarbageWhenIdle, createLogger } from '@cairn/core';
 import { httpMetricsMiddleware, metricsHandler, type Metrics } from '@cairn/observability';
 import type { Env } from './distributed-ports';
 
@@ -24,9 +24,15 @@ export function workerApp(metrics: Metrics, health: () => Promise<{ healthy: boo
   return app;
 }
 
-/** Starts a service and stops it cleanly on SIGINT/SIGTERM; a failed start exits non-zero. */
+/**
+ * Starts a service and stops it cleanly on SIGINT/SIGTERM; a failed start exits non-zero. Its main
+ * thread gives a burst's garbage back once idle (before the start, so its worker threads can too).
+ */
 export function runService(name: string, start: () => Promise<{ close(): Promise<void> }>): void {
   const log = createLogger(name);
+  collectGarbageWhenIdle({
+    collected: (before, after) => log.info('gave idle heap back', { usedMb: Math.round(before / 2 ** 20), afterMb: Math.round(after / 2 ** 20) }),
+  });
   start().then(
     (running) => {
       let closing = false;

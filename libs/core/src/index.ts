@@ -7,3 +7,4 @@ export * from './aspect-values';
 export * from './json-patch';
 export { valuesAtPath } from './model/paths';
 export * from './log';
+export * from './idle-collector';

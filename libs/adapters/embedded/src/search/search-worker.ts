@@ -4,6 +4,7 @@
  * posted, so a query sees every change committed before it was asked.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { collectGarbageWhenIdle } from '@cairn/core';
 import type { SearchMappings } from '@cairn/ports';
 import { openReadConnection } from '../database';
 import { DocCatalog } from './doc-catalog';
@@ -16,6 +17,8 @@ import type { WorkerRequest } from './worker-messages';
 import { nameThread, THREAD_NAMES } from '../thread-name';
 
 nameThread(THREAD_NAMES.searchReader);
+// A batch's garbage is given back once the thread is idle (@cairn/core).
+collectGarbageWhenIdle();
 
 const { file, mappings } = workerData as { file: string; mappings: SearchMappings };
 const db = openReadConnection(file);

@@ -5,6 +5,7 @@
  * that arrive meanwhile wait for it, in order. A `merge` writes a rebuild's deferred rows.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { collectGarbageWhenIdle } from '@cairn/core';
 import type { SearchMappings } from '@cairn/ports';
 import { openWriteConnection, type DatabaseOptions } from '../database';
 import { answer } from './call-thread';
@@ -16,6 +17,8 @@ import type { WriterCommitted, WriterRequest } from './worker-messages';
 import { nameThread, THREAD_NAMES } from '../thread-name';
 
 nameThread(THREAD_NAMES.searchWriter);
+// A batch's garbage is given back once the thread is idle (@cairn/core).
+collectGarbageWhenIdle();
 
 const { file, mappings, sync } = workerData as { file: string; mappings: SearchMappings; sync: DatabaseOptions['sync'] };
 const db = openWriteConnection(file, { sync });
