@@ -15,7 +15,7 @@ export interface BenchOptions {
   readonly readClients: number;
   readonly batchSize: number;
   /**
-   * When set, the \`ingest\` scenario loads the catalog through \`ingestProposalBatch\` requests of this
+   * When set, the `ingest` scenario loads the catalog through `ingestProposalBatch` requests of this
    * many proposals instead of one per request: a million entities one per request take hours here.
    */
   readonly loadBatchSize?: number;
@@ -95,7 +95,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
   const out = values.get('--out');
   values.delete('--out');
   const entities = int('--entities', 10_000);
-  const loadBatchSize = values.has('--load-batch-size') ? int('--load-batch-size', 1) : undefined;
+  const loadBatchSize = int('--load-batch-size', 0);
   const options: BenchOptions = {
     modes: mode === 'both' ? ['embedded', 'distributed'] : [mode as Mode],
     entities,

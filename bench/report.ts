@@ -40,7 +40,7 @@ export interface ModeReport {
   /** Proposal-sized `ingestProposal` requests refused at once (400): the ingest's HTTP path alone. */
   ingestFloor?: LoopResult;
   ingest?: IngestResult;
-  /** The catalog loaded through \`ingestProposalBatch\` instead (\`--load-batch-size\`): no one-per-request figures. */
+  /** The catalog loaded through `ingestProposalBatch` instead (`--load-batch-size`): no one-per-request figures. */
   load?: IngestResult & { readonly proposalsPerRequest: number };
   batch?: IngestResult;
   /** Through `batchIngest`: its proposals are the snapshots' aspects. */
