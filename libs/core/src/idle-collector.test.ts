@@ -1,4 +1,4 @@
-import { setFlagsFromString } from 'node:v8';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { collectGarbageWhenIdle } from './idle-collector';
 
@@ -50,6 +50,26 @@ describe('collectGarbageWhenIdle', () => {
       // Nothing grew since: no second collection.
       await sleep(300);
       expect(collections).toHaveLength(1);
+    } finally {
+      collector.stop();
+    }
+  });
+
+  it('gives the young generation back too', async () => {
+    startFromACleanHeap();
+    const youngGeneration = () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')!.space_size;
+    const collections: number[] = [];
+    const collector = collectGarbageWhenIdle({ checkMs: 25, idleChecks: 3, growthBytes: 16 * 1024 * 1024, collected: () => collections.push(youngGeneration()) });
+    try {
+      // A burst grows the young generation to its largest.
+      let kept: unknown[] | undefined = oldObjects();
+      for (let round = 0; round < 20; round++) kept = [...kept, ...oldObjects().slice(0, 50_000)];
+      const grown = youngGeneration();
+      expect(kept.length).toBe(1_600_000);
+      kept = undefined;
+      for (let waited = 0; collections.length === 0 && waited < 2000; waited += 25) await sleep(25);
+      expect(collections).toHaveLength(1);
+      expect(collections[0]).toBeLessThan(grown / 2);
     } finally {
       collector.stop();
     }
