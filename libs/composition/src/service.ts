@@ -31,7 +31,7 @@ export function workerApp(metrics: Metrics, health: () => Promise<{ healthy: boo
 export function runService(name: string, start: () => Promise<{ close(): Promise<void> }>): void {
   const log = createLogger(name);
   collectGarbageWhenIdle({
-    collected: (before, after) => log.info('gave idle heap back', { committedMb: Math.round(before / 2 ** 20), afterMb: Math.round(after / 2 ** 20) }),
+    collected: (before, after, ms) => log.info('gave idle heap back', { committedMb: Math.round(before / 2 ** 20), afterMb: Math.round(after / 2 ** 20), ms: Math.round(ms) }),
   });
   start().then(
     (running) => {

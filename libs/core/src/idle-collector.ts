@@ -14,6 +14,10 @@
  * generation (grown to 32 MB in each busy thread): a full collection as `gc()` makes it keeps that
  * unless V8 has measured the thread's allocation as low, which after a burst it mostly has not. The
  * three busy threads of that 100k load kept 96 MB of young generation between them (306 MB settled).
+ * That collection is several full ones and a walk of the heap, about 9 ms a live MB against 1 ms for
+ * a compacting full collection (the main thread after that 100k load: 567 ms, 39 MB live). Over a
+ * large live heap (a million entities' search catalog) it would hold the thread for seconds, so
+ * past 64 MB live the compacting full collection is made instead.
  */
 import { performance } from 'node:perf_hooks';
 import * as v8 from 'node:v8';
@@ -26,8 +30,13 @@ export interface IdleCollectorOptions {
   readonly idleChecks?: number;
   /** Growth of the committed heap, past the smallest seen since the last collection, worth a collection. */
   readonly growthBytes?: number;
-  /** The committed heap before and after the collection. */
-  readonly collected?: (committedBefore: number, committedAfter: number) => void;
+  /**
+   * Live heap (in use after the last collection) up to which the collection is V8's memory-pressure
+   * one; past it, a compacting full collection.
+   */
+  readonly reducingUpToLiveBytes?: number;
+  /** The committed heap before and after the collection, and how long it held the thread. */
+  readonly collected?: (committedBefore: number, committedAfter: number, ms: number) => void;
 }
 
 const IDLE_UTILIZATION = 0.05;
@@ -37,9 +46,9 @@ type QueryObjects = (ctor: new () => unknown, options: { format: 'count' }) => n
 /**
  * V8's collection of every available garbage, compacting and shrinking the young generation. Node
  * offers no call for it but `v8.queryObjects` (Node 20.13 and later), which makes it before it
- * counts a class's instances; counting a class never instantiated costs one walk of the live heap
- * (about 125 ms after a burst that left 60 MB). The API is marked experimental: its one-time warning
- * would read as a fault in the service's log, so it is not emitted.
+ * counts a class's instances (counting a class never instantiated adds one walk of the live heap).
+ * The API is marked experimental: its one-time warning would read as a fault in the service's log,
+ * so it is not emitted.
  */
 function memoryReducingCollection(): (() => void) | undefined {
   const queryObjects = (v8 as { queryObjects?: QueryObjects }).queryObjects;
@@ -77,9 +86,11 @@ function compactingCollection(): () => void {
 
 /** Starts watching the calling thread (the main one or a worker); `stop` ends it. It never keeps the thread alive. */
 export function collectGarbageWhenIdle(options: IdleCollectorOptions = {}): { stop(): void } {
-  const { checkMs = 1000, idleChecks = 3, growthBytes = 24 * 1024 * 1024 } = options;
-  const collect = memoryReducingCollection() ?? compactingCollection();
+  const { checkMs = 1000, idleChecks = 3, growthBytes = 24 * 1024 * 1024, reducingUpToLiveBytes = 64 * 1024 * 1024 } = options;
+  const reducing = memoryReducingCollection();
+  const compacting = compactingCollection();
   let smallest = v8.getHeapStatistics().total_heap_size;
+  let live = v8.getHeapStatistics().used_heap_size;
   let idleInARow = 0;
   let load = performance.eventLoopUtilization();
   const timer = setInterval(() => {
@@ -89,11 +100,13 @@ export function collectGarbageWhenIdle(options: IdleCollectorOptions = {}): { st
     const committed = v8.getHeapStatistics().total_heap_size;
     smallest = Math.min(smallest, committed);
     if (idleInARow < idleChecks || committed - smallest < growthBytes) return;
-    collect();
-    const after = v8.getHeapStatistics().total_heap_size;
-    options.collected?.(committed, after);
+    const started = performance.now();
+    (reducing && live <= reducingUpToLiveBytes ? reducing : compacting)();
+    const after = v8.getHeapStatistics();
+    options.collected?.(committed, after.total_heap_size, performance.now() - started);
     // A collection that gave no pages back is not repeated until the heap grows again.
-    smallest = after;
+    smallest = after.total_heap_size;
+    live = after.used_heap_size;
     idleInARow = 0;
   }, checkMs);
   timer.unref();
