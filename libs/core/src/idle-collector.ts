@@ -16,8 +16,9 @@
  * three busy threads of that 100k load kept 96 MB of young generation between them (306 MB settled).
  * That collection is several full ones and a walk of the heap, about 9 ms a live MB against 1 ms for
  * a compacting full collection (the main thread after that 100k load: 567 ms, 39 MB live). Over a
- * large live heap (a million entities' search catalog) it would hold the thread for seconds, so
- * past 64 MB live the compacting full collection is made instead.
+ * large live heap (a million entities' search catalog) it would hold the thread for seconds: a
+ * compacting full collection comes first, and the memory-pressure one follows only where that
+ * left at most 64 MB in use.
  */
 import { performance } from 'node:perf_hooks';
 import * as v8 from 'node:v8';
@@ -30,10 +31,7 @@ export interface IdleCollectorOptions {
   readonly idleChecks?: number;
   /** Growth of the committed heap, past the smallest seen since the last collection, worth a collection. */
   readonly growthBytes?: number;
-  /**
-   * Live heap (in use after the last collection) up to which the collection is V8's memory-pressure
-   * one; past it, a compacting full collection.
-   */
+  /** Live heap (in use after a compacting full collection) up to which V8's memory-pressure collection follows it. */
   readonly reducingUpToLiveBytes?: number;
   /** The committed heap before and after the collection, and how long it held the thread. */
   readonly collected?: (committedBefore: number, committedAfter: number, ms: number) => void;
@@ -90,7 +88,6 @@ export function collectGarbageWhenIdle(options: IdleCollectorOptions = {}): { st
   const reducing = memoryReducingCollection();
   const compacting = compactingCollection();
   let smallest = v8.getHeapStatistics().total_heap_size;
-  let live = v8.getHeapStatistics().used_heap_size;
   let idleInARow = 0;
   let load = performance.eventLoopUtilization();
   const timer = setInterval(() => {
@@ -101,12 +98,13 @@ export function collectGarbageWhenIdle(options: IdleCollectorOptions = {}): { st
     smallest = Math.min(smallest, committed);
     if (idleInARow < idleChecks || committed - smallest < growthBytes) return;
     const started = performance.now();
-    (reducing && live <= reducingUpToLiveBytes ? reducing : compacting)();
-    const after = v8.getHeapStatistics();
-    options.collected?.(committed, after.total_heap_size, performance.now() - started);
-    // A collection that gave no pages back is not repeated until the heap grows again.
-    smallest = after.total_heap_size;
-    live = after.used_heap_size;
+    // The compacting collection first: what it leaves in use is the live heap the other would walk.
+    compacting();
+    if (reducing && v8.getHeapStatistics().used_heap_size <= reducingUpToLiveBytes) reducing();
+    const after = v8.getHeapStatistics().total_heap_size;
+    options.collected?.(committed, after, performance.now() - started);
+    // Collections that gave no pages back are not repeated until the heap grows again.
+    smallest = after;
     idleInARow = 0;
   }, checkMs);
   timer.unref();
