@@ -64,9 +64,10 @@ function memoryReducingCollection(): (() => void) | undefined {
 }
 
 /**
- * Where `v8.queryObjects` is missing: a full collection that also compacts (after a burst the few
- * live objects lie scattered over the heap's pages, and a collection that only sweeps frees hardly
- * a page of them). `gc` is the process's when it was started with `--expose-gc`, set here otherwise.
+ * A full collection that also compacts (after a burst the few live objects lie scattered over the
+ * heap's pages, and a collection that only sweeps frees hardly a page of them): always the first,
+ * and the only one where `v8.queryObjects` is missing or the live heap is large. `gc` is the
+ * process's when it was started with `--expose-gc`, set here otherwise.
  */
 function compactingCollection(): () => void {
   if (typeof globalThis.gc !== 'function') v8.setFlagsFromString('--expose-gc');
