@@ -29,3 +29,44 @@ describe('DocumentWriter', () => {
     db.close();
   });
 });
+
+describe('DocumentWriter word rows', () => {
+  function writerOn(db: ReturnType<typeof openDatabase>): DocumentWriter {
+    createSearchTables(db);
+    const fields = new FieldRegistry(db, new Map());
+    return new DocumentWriter(db, fields, new LocalReaderState(fields, new DocCatalog(db), new DocValues(db)));
+  }
+  const matches = (db: ReturnType<typeof openDatabase>, word: string) =>
+    (db.prepare('SELECT rowid FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid').pluck().all(word) as number[]).map((r) => `${Math.floor(r / 65536)}/${r % 65536}`);
+
+  it('replaces a field’s words changed twice in one transaction, and keeps the other fields’ words', () => {
+    const db = openDatabase(':memory:');
+    const writer = writerOn(db);
+    writer.applyAll([{ kind: 'upsert', entityType: 'dataset', urn: 'a', fields: { urn: 'a', name: 'orders', description: 'daily totals' } }]);
+    writer.applyAll([
+      { kind: 'upsert', entityType: 'dataset', urn: 'b', fields: { urn: 'b', description: 'weekly totals' } },
+      { kind: 'upsert', entityType: 'dataset', urn: 'a', fields: { description: 'hourly totals' } },
+      { kind: 'upsert', entityType: 'dataset', urn: 'a', fields: { description: 'monthly totals' } },
+    ]);
+    const description = (db.prepare("SELECT field_id FROM search_fields WHERE name = 'description'").pluck().get() as number) ?? 0;
+    expect(matches(db, 'daily')).toEqual([]);
+    expect(matches(db, 'hourly')).toEqual([]);
+    expect(matches(db, 'monthly')).toEqual([`1/${description}`]);
+    expect(matches(db, 'totals')).toEqual([`1/${description}`, `2/${description}`]);
+    expect(matches(db, 'orders')).toHaveLength(1);
+    db.close();
+  });
+
+  it('writes a transaction’s words as one segment, whatever order the documents’ fields come in', () => {
+    const db = openDatabase(':memory:');
+    const writer = writerOn(db);
+    // Field ids are allocated in this order; the later documents list them the other way round.
+    writer.applyAll([{ kind: 'upsert', entityType: 'dataset', urn: 'first', fields: { urn: 'first', a: 'x', b: 'y', c: 'z' } }]);
+    writer.applyAll(Array.from({ length: 200 }, (_, i) => ({ kind: 'upsert' as const, entityType: 'dataset', urn: `d${i}`, fields: { c: `gamma ${i}`, b: `beta ${i}`, a: `alpha ${i}`, urn: `d${i}` } })));
+    // FTS5 numbers a segment's pages from (segment id << 37); FTS5 may have merged the two segments already.
+    const segments = db.prepare('SELECT count(DISTINCT id >> 37) FROM search_fts_data WHERE id >= 1 << 37').pluck().get() as number;
+    expect(segments).toBeLessThanOrEqual(2);
+    expect(matches(db, 'beta')).toHaveLength(200);
+    db.close();
+  });
+});

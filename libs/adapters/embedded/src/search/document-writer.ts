@@ -6,7 +6,8 @@
  * A transaction's value and term row changes are reduced to their net effect and written in key
  * order when it commits: consecutive rows then land on the same B-tree leaves, which at 100k entities
  * are mostly outside the page cache. During a full rebuild they are deferred instead (`DeferredRows`)
- * and written once, in key order, when it ends. Readers' in-memory state follows once the
+ * and written once, in key order, when it ends. Its word rows are written when it commits too, in
+ * rowid order (`WordChanges`). Readers' in-memory state follows once the
  * transaction has committed.
  */
 import type { Statement } from 'better-sqlite3';
@@ -17,6 +18,7 @@ import { fieldWords, isUrnType, MAX_VALUE_LENGTH, numericValue } from './analysi
 import type { MemoryUpdate, ReaderState } from './reader-state';
 import { DeferredRows } from './deferred-rows';
 import { RowChanges } from './row-changes';
+import { WordChanges } from './word-changes';
 import { acTable, acTables, createAcTable, createDeferredRows, DEFERRED_ROWS, defersRows, FIELD_SLOTS, wordRows, type FieldInfo, type FieldRegistry } from './search-tables';
 
 interface DocRow {
@@ -37,6 +39,9 @@ export class DocumentWriter {
   /** By entity type: statements of its autocomplete word index, created with its first words. */
   private readonly acStatements = new Map<string, { insert: Statement; remove: Statement }>();
   private termChanges = new RowChanges();
+  /** The open transaction's rows of the word index, and of each entity type's autocomplete word index. */
+  private wordChanges = new WordChanges();
+  private acWordChanges = new Map<string, WordChanges>();
   /** What the open transaction of `openPart` has changed so far, for readers once it commits. */
   private open: (MemoryUpdate | undefined)[] | undefined;
   /** Where value and term rows go during a rebuild (the file says when: the table exists only then). */
@@ -72,14 +77,33 @@ export class DocumentWriter {
 
   /** Runs `work` (inside a transaction), then writes the value and term rows it changed. */
   private withRowChanges<T>(work: () => T): T {
-    this.valueChanges = new RowChanges();
-    this.termChanges = new RowChanges();
+    this.startChanges();
     const result = work();
     this.writeRowChanges();
     return result;
   }
 
+  private startChanges(): void {
+    this.valueChanges = new RowChanges();
+    this.termChanges = new RowChanges();
+    this.wordChanges = new WordChanges();
+    this.acWordChanges = new Map();
+  }
+
+  /** Writes the word rows the transaction changed, and its value and term rows unless they are deferred. */
   private writeRowChanges(): void {
+    const { deleteWords, insertWords } = this.stmts;
+    this.wordChanges.write(
+      (rowid) => deleteWords.run(rowid),
+      (rowid, words) => insertWords.run(rowid, words),
+    );
+    for (const [entityType, changes] of this.acWordChanges) {
+      const { remove, insert } = this.acWords(entityType);
+      changes.write(
+        (rowid) => remove.run(rowid),
+        (rowid, words) => insert.run(rowid, words),
+      );
+    }
     if (this.deferred) return;
     const { insertValue, deleteValue, insertTerm, deleteTerm } = this.stmts;
     this.valueChanges.forEachInKeyOrder((fieldId, text, docId, present) => {
@@ -126,8 +150,7 @@ export class DocumentWriter {
   openPart(writes: readonly DocumentWrite[]): void {
     if (!this.open) {
       this.db.exec('BEGIN');
-      this.valueChanges = new RowChanges();
-      this.termChanges = new RowChanges();
+      this.startChanges();
       this.open = [];
     }
     try {
@@ -254,8 +277,8 @@ export class DocumentWriter {
     this.rowChange(1, field.id, docId, [...terms], false);
     if (words.length) {
       const rowid = docId * FIELD_SLOTS + field.id;
-      this.stmts.deleteWords.run(rowid);
-      if (field.mapping?.autocomplete) this.acWords(field.entityType).remove.run(rowid);
+      this.wordChanges.remove(rowid);
+      if (field.mapping?.autocomplete) this.acWordChangesOf(field.entityType).remove(rowid);
     }
   }
 
@@ -270,10 +293,16 @@ export class DocumentWriter {
     if (words.length) {
       const rowid = docId * FIELD_SLOTS + field.id;
       const text = words.join(' ');
-      this.stmts.insertWords.run(rowid, text);
-      if (field.mapping?.autocomplete) this.acWords(field.entityType).insert.run(rowid, text);
+      this.wordChanges.add(rowid, text);
+      if (field.mapping?.autocomplete) this.acWordChangesOf(field.entityType).add(rowid, text);
     }
     return values;
+  }
+
+  private acWordChangesOf(entityType: string): WordChanges {
+    let changes = this.acWordChanges.get(entityType);
+    if (!changes) this.acWordChanges.set(entityType, (changes = new WordChanges()));
+    return changes;
   }
 
   private acWords(entityType: string): { insert: Statement; remove: Statement } {
