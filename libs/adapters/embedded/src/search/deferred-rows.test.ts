@@ -118,6 +118,8 @@ describe.each<[string, SearchIndexOptions]>([
       }
       // Temporary data in memory again (2), as every connection keeps it, once the merge is done.
       expect(rebuilt.db.pragma('temp_store', { simple: true })).toBe(2);
+      // And the connection's own page cache.
+      expect(rebuilt.db.pragma('cache_size', { simple: true })).toBe(plain.db.pragma('cache_size', { simple: true }));
     } finally {
       await closeAll(plain, rebuilt);
     }

@@ -15,6 +15,13 @@ import { DEFERRED_ROWS } from './search-tables';
 
 /** SQLite's helper threads for sorting the rows when they are merged. */
 const MERGE_SORT_THREADS = 2;
+/**
+ * The page cache while the rows are merged, in KiB. SQLite sorts runs of the cache's size in memory
+ * before merging them: runs of 2 MB stay in the processor's caches. At 100k entities the merge took
+ * 5.7 s with them against 7.2 to 7.6 s with the connection's 16 MB (alone), 8.6 to 9.0 s against
+ * 10.2 to 10.4 s in a rebuild.
+ */
+const MERGE_CACHE_KIB = 2048;
 
 type RowKey = readonly [isTerm: number, fieldId: number, text: string, docId: number];
 
@@ -75,8 +82,10 @@ export class DeferredRows {
     // The sort spills to temporary files, not memory (the connections keep temporary data in
     // memory): at 100k entities it held 450 MB more, and at a million it would hold gigabytes.
     // Helper threads sort parts of it meanwhile: the rebuild's other work waits for the merge.
+    const cacheSize = this.db.pragma('cache_size', { simple: true }) as number;
     this.db.pragma('temp_store = FILE');
     this.db.pragma(`threads = ${MERGE_SORT_THREADS}`);
+    this.db.pragma(`cache_size = -${MERGE_CACHE_KIB}`);
     try {
       this.db.transaction(() => {
         this.db.exec(`INSERT OR IGNORE INTO search_values (field_id, value, doc_id, num) ${present(0)};
@@ -85,6 +94,7 @@ export class DeferredRows {
         this.db.exec(`DROP TABLE ${DEFERRED_ROWS}`);
       })();
     } finally {
+      this.db.pragma(`cache_size = ${cacheSize}`);
       this.db.pragma('threads = 0');
       this.db.pragma('temp_store = MEMORY');
     }
