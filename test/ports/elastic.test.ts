@@ -7,6 +7,7 @@ import { defaultRegistry, type SearchFieldType } from '@cairn/core';
 import {
   elasticConnection,
   elasticSettingsFromEnv,
+  ElasticGraphIndex,
   ElasticSearchIndex,
   EntityIndices,
   IndexNames,
@@ -70,6 +71,13 @@ describeWithElastic('Elasticsearch adapters', () => {
     const { graph } = await opening;
     await graph.clear();
     return { graph, close: async () => {} };
+  });
+
+  // The same contract with every count past the one-request bounds, so the keys are paged through.
+  describeGraphIndexContract('Elasticsearch, edges counted page by page', async () => {
+    const { graph } = await opening;
+    await graph.clear();
+    return { graph: new ElasticGraphIndex(conn, { shardKeys: 1, repeatedKeys: 1, keysPage: 3 }), close: async () => {} };
   });
 
   describeTimeseriesIndexContract('Elasticsearch', async () => {

@@ -11,6 +11,19 @@ import { indexSettings } from './index-settings';
 import type { IndexDefinition } from './versioned-index';
 
 const keyword = { type: 'keyword' };
+
+/**
+ * Bounds of the exact count of a node's edges in one request: the edge documents each shard
+ * reports keys for (all of them, up to `shardKeys`), and the keys declared by several aspects
+ * returned. Past either, the keys are paged through instead, `keysPage` at a time.
+ */
+export interface EdgeCountBounds {
+  readonly shardKeys: number;
+  readonly repeatedKeys: number;
+  readonly keysPage: number;
+}
+
+const EDGE_COUNT_BOUNDS: EdgeCountBounds = { shardKeys: 65_536, repeatedKeys: 10_000, keysPage: 10_000 };
 const node = { properties: { urn: keyword, entityType: keyword } };
 
 export function graphIndexDefinition(conn: ElasticConnection): IndexDefinition {
@@ -38,7 +51,10 @@ export function graphIndexDefinition(conn: ElasticConnection): IndexDefinition {
 export class ElasticGraphIndex implements GraphIndex {
   private readonly index: string;
 
-  constructor(private readonly conn: ElasticConnection) {
+  constructor(
+    private readonly conn: ElasticConnection,
+    private readonly bounds: EdgeCountBounds = EDGE_COUNT_BOUNDS,
+  ) {
     this.index = conn.names.graph();
   }
 
@@ -71,12 +87,37 @@ export class ElasticGraphIndex implements GraphIndex {
         sort: [{ relationshipType: 'asc' }, { 'source.urn': 'asc' }, { 'destination.urn': 'asc' }, { createdOn: { order: 'desc', missing: '_last' } }],
         from,
         size: Math.max(0, Math.min(q.count, MAX_RESULT_WINDOW - from)),
-        track_total_hits: false,
-        // Exact below the threshold (a hash set), which covers the edges of one node.
-        aggs: { edges: { cardinality: { field: 'edgeKey', precision_threshold: 40_000 } } },
+        // The total is the documents less the repeats of edges several aspects declare. A
+        // cardinality aggregation is approximate even far below its threshold: at 500 edges it
+        // was one short about once in twenty runs.
+        track_total_hits: true,
+        aggs: { repeated: { terms: { field: 'edgeKey', min_doc_count: 2, size: this.bounds.repeatedKeys, shard_size: this.bounds.shardKeys } } },
       },
     });
-    return { total: body.aggregations.edges.value, edges: body.hits.hits.map((h: { _source: EdgeDocument }) => toEdge(h._source)) };
+    const documents = body.hits.total.value as number;
+    const repeated = body.aggregations.repeated.buckets as { doc_count: number }[];
+    const exact = documents <= this.bounds.shardKeys && repeated.length < this.bounds.repeatedKeys;
+    const total = exact ? repeated.reduce((n, b) => n - (b.doc_count - 1), documents) : await this.distinctKeys(filter);
+    return { total, edges: body.hits.hits.map((h: { _source: EdgeDocument }) => toEdge(h._source)) };
+  }
+
+  /** The number of distinct edge keys the filter matches, paged through in key order (exact on any number of shards). */
+  private async distinctKeys(filter: readonly object[]): Promise<number> {
+    let keys = 0;
+    for (let after: unknown; ; ) {
+      const { body } = await this.conn.client.search({
+        index: this.index,
+        body: {
+          size: 0,
+          query: { bool: { filter } },
+          aggs: { keys: { composite: { size: this.bounds.keysPage, sources: [{ key: { terms: { field: 'edgeKey' } } }], ...(after ? { after } : {}) } } },
+        },
+      });
+      const page = body.aggregations.keys as { buckets: unknown[]; after_key?: unknown };
+      keys += page.buckets.length;
+      if (page.buckets.length < this.bounds.keysPage || !page.after_key) return keys;
+      after = page.after_key;
+    }
   }
 
   /** An edge document per (source, aspect, type) into one destination, so no collapsing is needed. */
