@@ -11,6 +11,7 @@ import { indexSettings } from './index-settings';
 import type { IndexDefinition } from './versioned-index';
 
 const keyword = { type: 'keyword' };
+const node = { properties: { urn: keyword, entityType: keyword } };
 
 /**
  * Bounds of the exact count of a node's edges in one request: the edge documents each shard
@@ -24,7 +25,6 @@ export interface EdgeCountBounds {
 }
 
 const EDGE_COUNT_BOUNDS: EdgeCountBounds = { shardKeys: 65_536, repeatedKeys: 10_000, keysPage: 10_000 };
-const node = { properties: { urn: keyword, entityType: keyword } };
 
 export function graphIndexDefinition(conn: ElasticConnection): IndexDefinition {
   return {

@@ -6,8 +6,8 @@
  * A transaction's value and term row changes are reduced to their net effect and written in key
  * order when it commits: consecutive rows then land on the same B-tree leaves, which at 100k entities
  * are mostly outside the page cache. During a full rebuild they are deferred instead (`DeferredRows`)
- * and written once, in key order, when it ends. Its word rows are written when it commits too, in
- * rowid order (`WordChanges`). Readers' in-memory state follows once the
+ * and written once, in key order, when it ends. A transaction's word rows are written when it
+ * commits too, in rowid order (`WordChanges`). Readers' in-memory state follows once the
  * transaction has committed.
  */
 import type { Statement } from 'better-sqlite3';
