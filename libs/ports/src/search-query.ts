@@ -10,6 +10,11 @@ export interface IndexFieldMapping {
   readonly type: SearchFieldType;
   /** Queried by autocomplete (needs prefix matching of its words and whole value). */
   readonly autocomplete: boolean;
+  /**
+   * Whether whole-value lookups (case-insensitive) can read the field; when false an engine need
+   * not keep its lower-cased whole values. Absent: true.
+   */
+  readonly lookupTerms?: boolean;
 }
 
 /** Index field → its mapping, per entity type. */

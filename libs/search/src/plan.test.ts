@@ -68,6 +68,18 @@ describe('planned search', () => {
     expect(planAutocomplete(schema, { entityTypes: DS, query: 'x', field: 'id', limit: 5 }).fields).toEqual([{ field: 'id', boost: 10 }]);
     badRequest(() => planAutocomplete(schema, { entityTypes: DS, query: 'x', field: 'nope', limit: 5 }), /Unknown autocomplete field/);
   });
+
+  it('marks the fields whole-value lookups never read: word fields neither autocompleted nor sharing a name with a value field', () => {
+    const mapping = (entityType: string, field: string) => schema.mappings().get(entityType)?.get(field);
+    expect(mapping('dataset', 'fieldDescriptions')).toMatchObject({ type: 'TEXT', lookupTerms: false });
+    expect(mapping('dataset', 'description')?.lookupTerms).toBe(false);
+    expect(planSearch(schema, { entityTypes: DS, input: 'fieldDescriptions:Total' }).terms[0]).toMatchObject({ kind: 'words' });
+    expect(mapping('dataset', 'name')).toMatchObject({ autocomplete: true, lookupTerms: true });
+    expect(mapping('dataset', 'tags')?.lookupTerms).toBe(true);
+    // `type:x` over every entity type is a value lookup (chart's type is a keyword), mlModel's word field included.
+    expect(mapping('mlModel', 'type')).toMatchObject({ type: 'TEXT_PARTIAL', lookupTerms: true });
+    expect(planSearch(schema, { entityTypes: [], input: 'type:NEURAL_NETWORK' }).terms[0]).toMatchObject({ kind: 'value' });
+  });
 });
 
 describe('planned filters', () => {

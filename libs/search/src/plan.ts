@@ -1,5 +1,5 @@
 /** Requests as the API receives them → engine-neutral queries for a SearchIndex. */
-import { badRequest, isUrn, type SearchFieldType } from '@cairn/core';
+import { badRequest, isUrn } from '@cairn/core';
 import {
   ENTITY_TYPE_FIELD,
   type AutocompleteQuery,
@@ -13,12 +13,9 @@ import {
 } from '@cairn/ports';
 import { planFilter } from './filters';
 import { parseInput, plainText, type InputTerm } from './query-input';
-import type { IndexFieldSpec, SearchSchema } from './search-schema';
+import { WORD_TYPES, type IndexFieldSpec, type SearchSchema } from './search-schema';
 
 export const FACET_SIZE = 20;
-
-/** Field types matched word by word; the others match whole values (URNs also by component). */
-const WORD_TYPES: ReadonlySet<SearchFieldType> = new Set(['TEXT', 'TEXT_PARTIAL', 'WORD_GRAM']);
 
 export interface SelectionRequest {
   /** Entity type names; none = every entity type. */

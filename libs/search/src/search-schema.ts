@@ -17,6 +17,9 @@ export interface IndexFieldSpec {
 /** Every document carries its URN, searched by default like the reference's `urn` field. */
 const URN_FIELD: IndexFieldSpec = { name: 'urn', type: 'URN', boost: 1, queryByDefault: true, autocomplete: false, facet: false, aliases: [] };
 
+/** Field types matched word by word; the others match whole values (URNs also by component). */
+export const WORD_TYPES: ReadonlySet<SearchFieldType> = new Set(['TEXT', 'TEXT_PARTIAL', 'WORD_GRAM']);
+
 /** Filters may name a field's exact-value subfield, as clients of the reference do (`platform.keyword`). */
 const KEYWORD_SUFFIX = '.keyword';
 
@@ -69,8 +72,12 @@ export class SearchSchema {
 
   constructor(private readonly registry: Registry) {
     for (const e of registry.entities()) this.byEntity.set(e.name, fieldsOf(e));
+    const lookedUp = wholeValueLookups([...this.byEntity.values()].flatMap((fields) => [...fields.values()]));
     this.fieldMappings = new Map(
-      [...this.byEntity].map(([entity, fields]) => [entity, new Map([...fields.values()].map((f) => [f.name, { type: f.type, autocomplete: f.autocomplete }]))]),
+      [...this.byEntity].map(([entity, fields]) => [
+        entity,
+        new Map([...fields.values()].map((f) => [f.name, { type: f.type, autocomplete: f.autocomplete, lookupTerms: lookedUp(f) }])),
+      ]),
     );
   }
 
@@ -123,6 +130,16 @@ export class SearchSchema {
   mappings(): SearchMappings {
     return this.fieldMappings;
   }
+}
+
+/**
+ * Which fields whole-value lookups can read: a `field:value` term is one when a field the name
+ * stands for (in any entity type) is not matched word by word, and autocomplete and ranking look up
+ * the prefixes of autocomplete fields. Other word fields (descriptions) are only matched by words.
+ */
+function wholeValueLookups(fields: readonly IndexFieldSpec[]): (field: IndexFieldSpec) => boolean {
+  const valueNames = new Set(fields.filter((f) => !WORD_TYPES.has(f.type)).flatMap((f) => [f.name, ...f.aliases]));
+  return (f) => !WORD_TYPES.has(f.type) || f.autocomplete || [f.name, ...f.aliases].some((n) => valueNames.has(n));
 }
 
 const schemas = new WeakMap<Registry, SearchSchema>();

@@ -69,4 +69,22 @@ describe('DocumentWriter word rows', () => {
     expect(matches(db, 'beta')).toHaveLength(200);
     db.close();
   });
+
+  it('keeps no lower-cased whole values of a field no lookup reads, and still finds it by its words', () => {
+    const db = openDatabase(':memory:');
+    createSearchTables(db);
+    const mappings = new Map([['dataset', new Map([
+      ['description', { type: 'TEXT' as const, autocomplete: false, lookupTerms: false }],
+      ['title', { type: 'TEXT' as const, autocomplete: false }],
+    ])]]);
+    const fields = new FieldRegistry(db, mappings);
+    const writer = new DocumentWriter(db, fields, new LocalReaderState(fields, new DocCatalog(db), new DocValues(db)));
+    writer.applyAll([{ kind: 'upsert', entityType: 'dataset', urn: 'a', fields: { urn: 'a', description: 'Daily Totals', title: 'Daily Totals' } }]);
+    const terms = db.prepare('SELECT f.name, t.term FROM search_terms t JOIN search_fields f USING (field_id)').raw().all();
+    expect(terms).toEqual([['title', 'daily totals']]);
+    const values = db.prepare("SELECT value FROM search_values v JOIN search_fields f USING (field_id) WHERE f.name = 'description'").pluck().all();
+    expect(values).toEqual(['Daily Totals']);
+    expect(matches(db, 'totals')).toHaveLength(2);
+    db.close();
+  });
 });
