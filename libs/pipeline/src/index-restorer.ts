@@ -45,10 +45,18 @@ export class IndexRestorer {
     private readonly indexerGroup: string,
   ) {}
 
+  /** The entity type of the last URN restored: an entity's rows are read together. */
+  private lastEntity: { readonly urn: string; readonly type: string } | undefined;
+
+  private entityTypeOf(urn: string): string {
+    if (this.lastEntity?.urn !== urn) this.lastEntity = { urn, type: this.registry.parseEntityUrn(urn).entity.name };
+    return this.lastEntity.type;
+  }
+
   private changeLogOf(row: StoredAspect): MetadataChangeLog | undefined {
     let entityType: string;
     try {
-      entityType = this.registry.parseEntityUrn(row.urn).entity.name;
+      entityType = this.entityTypeOf(row.urn);
     } catch (err) {
       if (err instanceof UrnSyntaxError) return undefined;
       throw err;

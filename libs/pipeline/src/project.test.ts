@@ -57,6 +57,13 @@ const out = (urn: string, types?: string[]) => graph.edges({ urn, direction: 'OU
 const into = (urn: string) => graph.edges({ urn, direction: 'INCOMING', start: 0, count: 100 });
 
 describe('SearchProjector: documents', () => {
+  it('gives each entity its own key fields when entities’ aspects alternate', async () => {
+    const other = 'urn:li:dataset:(urn:li:dataPlatform:kafka,events,DEV)';
+    await projector.handleBatch(batch(mcl('status', { removed: false }), mcl('status', { removed: false }, { entityUrn: other }), mcl('subTypes', { typeNames: ['Table'] })));
+    expect(await doc()).toMatchObject(KEY_FIELDS);
+    expect(await doc(other)).toMatchObject({ urn: other, platform: 'urn:li:dataPlatform:kafka', id: 'events', origin: 'DEV' });
+  });
+
   it('indexes the annotated fields of an aspect with the key fields from the URN', async () => {
     await projector.project(mcl('datasetProperties', { name: 'Orders', description: 'All orders', customProperties: { team: 'sales', tier: '1' }, created: { time: 5 }, tags: [] }));
     expect(await doc()).toEqual({

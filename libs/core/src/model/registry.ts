@@ -45,12 +45,11 @@ export class Registry {
   }
 
   /** Parses and checks a URN against its entity's key aspect. Throws UrnSyntaxError. */
-  parseEntityUrn(raw: string): { urn: Urn; entity: EntitySpec } {
+  parseEntityUrn(raw: string): { urn: Urn; entity: EntitySpec; key: Record<string, unknown> } {
     const urn = parseUrn(raw);
     const entity = this.entity(urn.entityType);
     if (!entity) throw new UrnSyntaxError(`Unknown entity type '${urn.entityType}' in urn '${raw}'`);
-    this.keyFromUrn(urn, entity);
-    return { urn, entity };
+    return { urn, entity, key: this.keyFromUrn(urn, entity) };
   }
 
   /** The key aspect value encoded by a URN, validated against the key aspect's schema. */
