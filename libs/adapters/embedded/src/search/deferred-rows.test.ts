@@ -174,4 +174,31 @@ describe.each<[string, SearchIndexOptions]>([
       db.close();
     }
   });
+
+  it('writes the rows an earlier version deferred (values and terms in rows of their own) when the index opens', async () => {
+    const file = join(dir, 'rows-by-kind.db');
+    let db = openDatabase(file);
+    let index = new SqliteSearchIndex(db, mappings, options);
+    await rebuildWrites(index);
+    await index.close();
+    const expected = rowsOf(db);
+    db.exec(`CREATE TABLE search_deferred_rows (
+      is_term INTEGER NOT NULL, field_id INTEGER NOT NULL, doc_id INTEGER NOT NULL, texts TEXT NOT NULL, nums TEXT, present INTEGER NOT NULL);
+      INSERT INTO search_deferred_rows SELECT 0, field_id, doc_id, json_group_array(value), CASE WHEN count(num) THEN json_group_array(num) END, 1 FROM search_values GROUP BY field_id, doc_id;
+      INSERT INTO search_deferred_rows SELECT 1, field_id, doc_id, json_group_array(term), NULL, 1 FROM search_terms GROUP BY field_id, doc_id;
+      INSERT INTO search_deferred_rows SELECT 1, field_id, doc_id, '["removed later"]', NULL, 1 FROM search_terms LIMIT 1;
+      INSERT INTO search_deferred_rows SELECT 1, field_id, doc_id, '["removed later"]', NULL, 0 FROM search_terms LIMIT 1;
+      DELETE FROM search_values; DELETE FROM search_terms;`);
+    db.close();
+    db = openDatabase(file);
+    index = new SqliteSearchIndex(db, mappings, options);
+    try {
+      expect(expected.length).toBeGreaterThan(27);
+      expect(rowsOf(db)).toEqual(expected);
+      expect(defersRows(db)).toBe(false);
+    } finally {
+      await index.close();
+      db.close();
+    }
+  });
 });

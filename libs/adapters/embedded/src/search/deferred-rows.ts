@@ -3,10 +3,11 @@
  * once, in key order, when it ends. Written in document order, a rebuild's rows land all over both
  * B-trees: at 100k entities its 80 commits wrote 12 GB of pages for a 1 GB index.
  *
- * Each change of one field of one document is one row of DEFERRED_ROWS holding all its texts (a
- * JSON array, the numeric values beside them): a dataset's field paths are one row, not a hundred.
- * Rows are appended in the order the changes happen, so the last change of a (field, text,
- * document) is the one with the highest (rowid, position).
+ * Each change of one field of one document is one row of DEFERRED_ROWS holding all its value and
+ * term texts (JSON arrays, the values' numeric forms beside them): a dataset's field paths are one
+ * row, not a hundred, and a field's values and terms one row, not two. Rows are appended in the
+ * order the changes happen, so the last change of a (field, text, document) is the one with the
+ * highest (rowid, position).
  */
 import type { Statement } from 'better-sqlite3';
 import type { EmbeddedDb } from '../database';
@@ -45,19 +46,21 @@ export class DeferredRows {
     this.removed = fromEmpty ? new Map() : undefined;
   }
 
-  /** Adds (`present`) or removes the value or term rows of one field of a document. */
-  change(isTerm: 0 | 1, fieldId: number, docId: number, texts: readonly string[], present: boolean): void {
-    if (texts.length === 0) return;
-    const nums = isTerm || !present ? null : numericValues(texts);
-    this.append ??= this.db.prepare(`INSERT INTO ${DEFERRED_ROWS} (is_term, field_id, doc_id, texts, nums, present) VALUES (?, ?, ?, ?, ?, ?)`);
-    this.append.run(isTerm, fieldId, docId, JSON.stringify(texts), nums, present ? 1 : 0);
+  /** Adds (`present`) or removes the value and term rows of one field of a document. */
+  change(fieldId: number, docId: number, values: readonly string[], terms: readonly string[], present: boolean): void {
+    if (values.length === 0 && terms.length === 0) return;
+    const nums = present && values.length ? numericValues(values) : null;
+    this.append ??= this.db.prepare(`INSERT INTO ${DEFERRED_ROWS} (field_id, doc_id, "values", nums, terms, present) VALUES (?, ?, ?, ?, ?, ?)`);
+    this.append.run(fieldId, docId, values.length ? JSON.stringify(values) : null, nums, terms.length ? JSON.stringify(terms) : null, present ? 1 : 0);
     const removed = this.removed;
     if (!removed || (present && removed.size === 0)) return;
-    for (const text of texts) {
+    const note = (isTerm: 0 | 1, text: string) => {
       const key = `${isTerm} ${fieldId} ${docId} ${text}`;
       if (present) removed.delete(key);
       else removed.set(key, [isTerm, fieldId, text, docId]);
-    }
+    };
+    for (const text of values) note(0, text);
+    for (const text of terms) note(1, text);
   }
 
   /** A transaction that appended rows rolled back: which rows are removed is no longer known. */
@@ -72,13 +75,15 @@ export class DeferredRows {
    * so every row left present is inserted, and only rows removed during the rebuild are deleted.
    */
   merge(deleteRow: (key: RowKey) => void): void {
-    const rows = expandedRows(this.db);
-    const present = (isTerm: number) =>
-      this.removed
-        ? `SELECT field_id, text, doc_id, num FROM (${rows}) WHERE is_term = ${isTerm} AND present = 1 ORDER BY field_id, text, doc_id`
+    const columns = this.db.prepare(`SELECT name FROM pragma_table_info('${DEFERRED_ROWS}')`).pluck().all() as string[];
+    const present = (isTerm: 0 | 1) => {
+      const rows = expandedRows(columns, isTerm);
+      return this.removed
+        ? `SELECT field_id, text, doc_id, num FROM (${rows}) WHERE present = 1 ORDER BY field_id, text, doc_id`
         : `SELECT field_id, text, doc_id, num FROM (
-             SELECT field_id, text, doc_id, num, present, max(seq) FROM (${rows}) WHERE is_term = ${isTerm} GROUP BY field_id, text, doc_id)
+             SELECT field_id, text, doc_id, num, present, max(seq) FROM (${rows}) GROUP BY field_id, text, doc_id)
            WHERE present = 1`;
+    };
     // The sort spills to temporary files, not memory (the connections keep temporary data in
     // memory): at 100k entities it held 450 MB more, and at a million it would hold gigabytes.
     // Helper threads sort parts of it meanwhile: the rebuild's other work waits for the merge.
@@ -112,13 +117,14 @@ function numericValues(texts: readonly string[]): string | null {
 }
 
 /**
- * The deferred rows one (field, text, document) each, with `seq` ordering their changes. A table
- * left by an earlier version (one text per row) is read as it is.
+ * The deferred value (`isTerm` 0) or term rows one (field, text, document) each, with `seq`
+ * ordering their changes. Tables left by earlier versions are read as they are: one text a row
+ * (`text`), or one kind of texts a row (`is_term`, `texts`).
  */
-function expandedRows(db: EmbeddedDb): string {
-  const columns = db.prepare(`SELECT name FROM pragma_table_info('${DEFERRED_ROWS}')`).pluck().all() as string[];
-  if (columns.includes('text')) return `SELECT is_term, field_id, text, doc_id, num, present, rowid AS seq FROM ${DEFERRED_ROWS}`;
-  return `SELECT d.is_term, d.field_id, j.value AS text, d.doc_id, CASE WHEN d.nums IS NULL THEN NULL ELSE json_extract(d.nums, '$[' || j.key || ']') END AS num,
-      d.present, d.rowid * 4294967296 + j.key AS seq
-    FROM ${DEFERRED_ROWS} AS d, json_each(d.texts) AS j`;
+function expandedRows(columns: readonly string[], isTerm: 0 | 1): string {
+  if (columns.includes('text')) return `SELECT field_id, text, doc_id, num, present, rowid AS seq FROM ${DEFERRED_ROWS} WHERE is_term = ${isTerm}`;
+  const [texts, kind] = columns.includes('is_term') ? ['texts', `d.is_term = ${isTerm}`] : isTerm ? ['terms', 'd.terms IS NOT NULL'] : ['"values"', 'd."values" IS NOT NULL'];
+  const num = isTerm ? 'NULL' : "CASE WHEN d.nums IS NULL THEN NULL ELSE json_extract(d.nums, '$[' || j.key || ']') END";
+  return `SELECT d.field_id, j.value AS text, d.doc_id, ${num} AS num, d.present, d.rowid * 4294967296 + j.key AS seq
+    FROM ${DEFERRED_ROWS} AS d, json_each(d.${texts}) AS j WHERE ${kind}`;
 }

@@ -116,11 +116,11 @@ export class DocumentWriter {
     });
   }
 
-  /** A field's value or term rows added (`present`) or removed: deferred during a rebuild, else kept for the commit. */
-  private rowChange(isTerm: 0 | 1, fieldId: number, docId: number, texts: readonly string[], present: boolean): void {
-    if (this.deferred) return this.deferred.change(isTerm, fieldId, docId, texts, present);
-    const changes = isTerm ? this.termChanges : this.valueChanges;
-    for (const text of texts) changes.set(fieldId, text, docId, present);
+  /** A field's value and term rows added (`present`) or removed: deferred during a rebuild, else kept for the commit. */
+  private rowChanges(fieldId: number, docId: number, values: readonly string[], terms: readonly string[], present: boolean): void {
+    if (this.deferred) return this.deferred.change(fieldId, docId, values, terms, present);
+    for (const text of values) this.valueChanges.set(fieldId, text, docId, present);
+    for (const text of terms) this.termChanges.set(fieldId, text, docId, present);
   }
 
   /**
@@ -275,8 +275,7 @@ export class DocumentWriter {
 
   private unindexField(docId: number, field: FieldInfo, value: unknown): void {
     const { values, terms, words } = this.rowsOf(field, value);
-    this.rowChange(0, field.id, docId, values, false);
-    this.rowChange(1, field.id, docId, [...terms], false);
+    this.rowChanges(field.id, docId, values, [...terms], false);
     if (words.length) {
       const rowid = docId * FIELD_SLOTS + field.id;
       this.wordChanges.remove(rowid);
@@ -287,12 +286,11 @@ export class DocumentWriter {
   /** Writes one field of a document; answers its filterable values. */
   private indexField(docId: number, field: FieldInfo, value: unknown): string[] {
     const { values, terms, words } = this.rowsOf(field, value);
-    this.rowChange(0, field.id, docId, values, true);
     // A term equal to one of the field's values is found through the value row (most values are
     // lower case already); `unindexField` still deletes every term, for rows written before. (The
     // terms an earlier version wrote for a field without lookups stay until a rebuild, never read.)
     const valueSet = new Set(values);
-    this.rowChange(1, field.id, docId, [...terms].filter((t) => !valueSet.has(t)), true);
+    this.rowChanges(field.id, docId, values, [...terms].filter((t) => !valueSet.has(t)), true);
     if (words.length) {
       const rowid = docId * FIELD_SLOTS + field.id;
       const text = words.join(' ');

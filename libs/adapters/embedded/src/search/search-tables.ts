@@ -57,7 +57,7 @@ export const DEFERRED_ROWS = 'search_deferred_rows';
 
 export function createDeferredRows(db: EmbeddedDb): void {
   db.exec(`CREATE TABLE IF NOT EXISTS ${DEFERRED_ROWS} (
-    is_term INTEGER NOT NULL, field_id INTEGER NOT NULL, doc_id INTEGER NOT NULL, texts TEXT NOT NULL, nums TEXT, present INTEGER NOT NULL)`);
+    field_id INTEGER NOT NULL, doc_id INTEGER NOT NULL, "values" TEXT, nums TEXT, terms TEXT, present INTEGER NOT NULL)`);
 }
 
 export function defersRows(db: EmbeddedDb): boolean {
