@@ -134,12 +134,14 @@ export class SearchSchema {
 
 /**
  * Which fields whole-value lookups can read: a `field:value` term is one when a field the name
- * stands for (in any entity type) is not matched word by word, and autocomplete and ranking look up
- * the prefixes of autocomplete fields. Other word fields (descriptions) are only matched by words.
+ * stands for is not matched word by word, and autocomplete and ranking look up the prefixes of
+ * autocomplete fields. Queries merge fields by name across entity types, so a field is read when
+ * its name is such a field's in any entity type. Other word fields (descriptions) are only matched
+ * by words.
  */
 function wholeValueLookups(fields: readonly IndexFieldSpec[]): (field: IndexFieldSpec) => boolean {
-  const valueNames = new Set(fields.filter((f) => !WORD_TYPES.has(f.type)).flatMap((f) => [f.name, ...f.aliases]));
-  return (f) => !WORD_TYPES.has(f.type) || f.autocomplete || [f.name, ...f.aliases].some((n) => valueNames.has(n));
+  const lookedUp = new Set(fields.filter((f) => !WORD_TYPES.has(f.type) || f.autocomplete).flatMap((f) => [f.name, ...f.aliases]));
+  return (f) => [f.name, ...f.aliases].some((n) => lookedUp.has(n));
 }
 
 const schemas = new WeakMap<Registry, SearchSchema>();
