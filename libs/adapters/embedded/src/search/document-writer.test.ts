@@ -87,4 +87,19 @@ describe('DocumentWriter word rows', () => {
     expect(matches(db, 'totals')).toHaveLength(2);
     db.close();
   });
+
+  it('deletes the lower-cased whole value an earlier version kept for a field no lookup reads, when the value changes', () => {
+    const db = openDatabase(':memory:');
+    createSearchTables(db);
+    const writerWith = (lookupTerms: boolean) => {
+      const fields = new FieldRegistry(db, new Map([['dataset', new Map([['description', { type: 'TEXT' as const, autocomplete: false, lookupTerms }]])]]));
+      return new DocumentWriter(db, fields, new LocalReaderState(fields, new DocCatalog(db), new DocValues(db)));
+    };
+    const terms = () => db.prepare('SELECT term FROM search_terms').pluck().all();
+    writerWith(true).applyAll([{ kind: 'upsert', entityType: 'dataset', urn: 'a', fields: { urn: 'a', description: 'Daily Totals' } }]);
+    expect(terms()).toEqual(['daily totals']);
+    writerWith(false).applyAll([{ kind: 'upsert', entityType: 'dataset', urn: 'a', fields: { description: 'Weekly Totals' } }]);
+    expect(terms()).toEqual([]);
+    db.close();
+  });
 });

@@ -259,12 +259,15 @@ export class DocumentWriter {
     return { kind: 'put', docId, entityType, urn, removed, fields: updated };
   }
 
-  /** The exact values and every lookup term of a field's value. */
-  private rowsOf(field: FieldInfo, value: unknown): { values: string[]; terms: Set<string>; words: string[] } {
+  /**
+   * The exact values and lookup terms of a field's value. `allTerms`: also for a field no
+   * whole-value lookup reads (a description), which is written without them (1.5 million rows of
+   * 10 million at 100k entities) but may hold some an earlier version wrote.
+   */
+  private rowsOf(field: FieldInfo, value: unknown, allTerms: boolean): { values: string[]; terms: Set<string>; words: string[] } {
     const values = value === undefined ? [] : scalarValues(value);
     const terms = new Set<string>();
-    // A field no whole-value lookup reads (a description) has none: 1.5 million rows of 10 million at 100k entities.
-    if (field.mapping?.lookupTerms !== false)
+    if (allTerms || field.mapping?.lookupTerms !== false)
       for (const v of values) {
         if (v.length <= MAX_VALUE_LENGTH) terms.add(v.toLowerCase());
         if (isUrnType(field.mapping?.type)) for (const c of urnComponents(v)) terms.add(c.toLowerCase());
@@ -274,7 +277,7 @@ export class DocumentWriter {
   }
 
   private unindexField(docId: number, field: FieldInfo, value: unknown): void {
-    const { values, terms, words } = this.rowsOf(field, value);
+    const { values, terms, words } = this.rowsOf(field, value, true);
     this.rowChanges(field.id, docId, values, [...terms], false);
     if (words.length) {
       const rowid = docId * FIELD_SLOTS + field.id;
@@ -285,10 +288,9 @@ export class DocumentWriter {
 
   /** Writes one field of a document; answers its filterable values. */
   private indexField(docId: number, field: FieldInfo, value: unknown): string[] {
-    const { values, terms, words } = this.rowsOf(field, value);
+    const { values, terms, words } = this.rowsOf(field, value, false);
     // A term equal to one of the field's values is found through the value row (most values are
-    // lower case already); `unindexField` still deletes every term, for rows written before. (The
-    // terms an earlier version wrote for a field without lookups stay until a rebuild, never read.)
+    // lower case already); `unindexField` still deletes every term, for rows written before.
     const valueSet = new Set(values);
     this.rowChanges(field.id, docId, values, [...terms].filter((t) => !valueSet.has(t)), true);
     if (words.length) {
