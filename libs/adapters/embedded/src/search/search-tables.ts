@@ -98,7 +98,7 @@ export interface WordRow {
 
 /**
  * The word-index rows of a stored document, one per field with words, of the fields `fieldOf`
- * answers (undefined: skip the field). The writer and readers derive them the same way.
+ * answers (undefined: skip the field), in rowid order. The writer and readers derive them the same way.
  */
 export function wordRows(docId: number, doc: Readonly<Record<string, unknown>>, fieldOf: (name: string) => FieldInfo | undefined): WordRow[] {
   const rows: WordRow[] = [];
@@ -107,7 +107,8 @@ export function wordRows(docId: number, doc: Readonly<Record<string, unknown>>, 
     const words = field ? fieldWords(field.mapping?.type, value) : [];
     if (field && words.length) rows.push({ rowid: docId * FIELD_SLOTS + field.id, text: words.join(' ') });
   }
-  return rows;
+  // FTS5 writes out a segment whenever a row comes with a smaller rowid than the one before (word-changes.ts).
+  return rows.sort((a, b) => a.rowid - b.rowid);
 }
 
 export interface FieldInfo {
