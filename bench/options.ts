@@ -52,7 +52,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --batch-entities N                 entities ingested through ingestProposalBatch, and through batchIngest (default entities/10)
   --snapshot-batch N                 entities' snapshots per batchIngest request (default 10)
   --max-ingest-seconds N             cap of each ingest phase (default 900)
-  --read-requests N                  requests per read/search kind (default 1000)
+  --read-requests N                  requests per read/search kind (default 5000, within --read-seconds)
   --warmup-requests N                unmeasured requests of each read/search kind sent first (default 2000, within --read-seconds)
   --server-warmup-seconds N          distributed: seconds of ingestProposal requests to a throwaway deployment first, to warm the servers up (default 0: none)
   --read-seconds N                   cap per read/search kind (default 5)
@@ -108,7 +108,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     batchEntities: int('--batch-entities', Math.max(100, Math.floor(entities / 10))),
     snapshotBatch: int('--snapshot-batch', 10),
     maxIngestSeconds: int('--max-ingest-seconds', 900),
-    readRequests: int('--read-requests', 1000),
+    readRequests: int('--read-requests', 5000),
     warmupRequests: int('--warmup-requests', 2000),
     serverWarmupSeconds: int('--server-warmup-seconds', 0),
     readSeconds: int('--read-seconds', 5),
