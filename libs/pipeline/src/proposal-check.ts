@@ -4,6 +4,7 @@
  */
 import {
   badRequest,
+  canonicalJson,
   formatUrn,
   parsePatch,
   PatchError,
@@ -131,7 +132,7 @@ function checkFields(registry: Registry, mcp: MetadataChangeProposal, now: numbe
   const value = checkAspectValue(aspect, parseJson(mcp.aspect.value, 'aspect.value'), urn);
   if (aspect.kind === 'key') {
     const expected = registry.keyFromUrn(registry.parseEntityUrn(urn).urn, entity);
-    if (JSON.stringify(expected) !== JSON.stringify(value)) throw badRequest(`Key aspect ${aspect.name} does not match the urn ${urn}`);
+    if (canonicalJson(expected) !== canonicalJson(value)) throw badRequest(`Key aspect ${aspect.name} does not match the urn ${urn}`);
   }
   return checked({ aspect: { value: JSON.stringify(value), contentType: JSON_CONTENT } }, { value });
 }

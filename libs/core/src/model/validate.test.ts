@@ -235,4 +235,39 @@ describe('validateValue: records', () => {
     expect(value).not.toBe(input);
     expect(input).toEqual({ name: 'n', description: null });
   });
+
+  it('returns the input itself when it is in normal form already, at any depth', () => {
+    const WITH_MAP_AND_UNION = record('com.example.Outer', [
+      field('info', INFO),
+      field('props', { kind: 'map', values: prim('string') }),
+      field('choice', { kind: 'union', aliased: false, members: [{ key: 'string', type: prim('string') }, { key: 'com.example.Info', type: INFO }] }),
+    ]);
+    const info = { name: 'n', tags: ['a'], created: { time: 1, actor: 'urn:li:corpuser:a' }, owners: [{ time: 2, actor: 'urn:li:corpuser:b' }] };
+    const input = { info, props: { k: 'v' }, choice: { 'com.example.Info': { name: 'm' } } };
+    const { value, errors } = validateValue(input, WITH_MAP_AND_UNION);
+    expect(errors).toEqual([]);
+    expect(value).toBe(input);
+  });
+
+  it('strips a deep null, copying only the records and arrays that hold it', () => {
+    const owner = { time: 2, actor: 'urn:li:corpuser:b' };
+    const created = { actor: 'urn:li:corpuser:a', time: 1 };
+    const input = { name: 'n', created, owners: [owner, { time: 3, actor: 'urn:li:corpuser:c', message: null }] };
+    const { value, errors } = validateValue(input, INFO);
+    expect(errors).toEqual([]);
+    expect(value).toEqual({ name: 'n', created, owners: [owner, { time: 3, actor: 'urn:li:corpuser:c' }] });
+    const out = value as typeof input;
+    expect(out).not.toBe(input);
+    expect(out.owners).not.toBe(input.owners);
+    expect(out.created).toBe(created);
+    expect(out.owners[0]).toBe(owner);
+    expect(input.owners[1]).toEqual({ time: 3, actor: 'urn:li:corpuser:c', message: null });
+  });
+
+  it('drops a field whose value is undefined, as serialising would', () => {
+    const input = { name: 'n', description: undefined };
+    const { value } = validateValue(input, INFO);
+    expect(value).not.toBe(input);
+    expect(Object.keys(value as object)).toEqual(['name']);
+  });
 });

@@ -4,7 +4,11 @@ import { deref } from './load-model';
 import type { EnumType, FieldDef, RecordType, TypeExpr } from './types';
 
 export interface ValidationResult {
-  /** The value with `null` optional fields removed. */
+  /**
+   * The value with `null` optional fields removed: the input itself when it holds none (and nothing
+   * but its type's fields), else a copy whose records have their fields in the record's order. The
+   * input is never changed.
+   */
   readonly value: unknown;
   readonly errors: readonly string[];
 }
@@ -82,17 +86,28 @@ class Check {
           this.fail(`expected an array, got ${describe(value)}`);
           return value;
         }
-        const out = new Array<unknown>(value.length);
-        for (let i = 0; i < value.length; i++) out[i] = this.child(value[i], t.items, i);
-        return out;
+        // Copied from the first item that changed on; none changed: the array itself.
+        let out: unknown[] | undefined;
+        for (let i = 0; i < value.length; i++) {
+          const item = this.child(value[i], t.items, i);
+          if (out) out.push(item);
+          else if (item !== value[i]) (out = value.slice(0, i)).push(item);
+        }
+        return out ?? value;
       }
       case 'map': {
         if (!isPlainObject(value)) {
           this.fail(`expected a map, got ${describe(value)}`);
           return value;
         }
+        let changed = false;
+        const entries = Object.entries(value).map(([k, v]) => {
+          const checked = this.child(v, t.values, k);
+          if (checked !== v) changed = true;
+          return [k, checked] as const;
+        });
         // fromEntries defines the keys: assigning would drop a key named `__proto__` (or make it the prototype).
-        return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.child(v, t.values, k)]));
+        return changed ? Object.fromEntries(entries) : value;
       }
       case 'union': {
         const keys = isPlainObject(value) ? Object.keys(value) : [];
@@ -105,7 +120,8 @@ class Check {
           this.fail(`'${keys[0]}' is not a member of the union (${t.members.map((m) => m.key).join(', ')})`);
           return value;
         }
-        return { [member.key]: this.child(value[member.key], member.type, member.key) };
+        const checked = this.child(value[member.key], member.type, member.key);
+        return checked === value[member.key] ? value : { [member.key]: checked };
       }
       case 'record':
         return this.record(value, t);
@@ -117,27 +133,49 @@ class Check {
       this.fail(`expected a ${record.name} record, got ${describe(value)}`);
       return value;
     }
-    const out: Record<string, unknown> = {};
     const known = fieldsOf(record);
     let unknownKeys: string[] | undefined;
+    let ownKeys = 0;
     for (const key in value) {
-      if (!Object.hasOwn(value, key) || known.has(key)) continue;
+      if (!Object.hasOwn(value, key)) continue;
+      ownKeys++;
+      if (known.has(key)) continue;
       this.fail(`unrecognized field of ${record.name}`, key);
       (unknownKeys ??= []).push(key);
     }
-    for (const field of record.fields) {
+    // The value itself while it holds nothing but its present fields, each unchanged; from the first
+    // difference on, a copy with the fields in the record's order.
+    let out: Record<string, unknown> | undefined;
+    let present = 0;
+    const fields = record.fields;
+    for (let i = 0; i < fields.length; i++) {
+      const field = fields[i]!;
       const v = value[field.name];
-      const present = v !== undefined && !(v === null && (field.optional || field.default !== undefined));
-      if (!present) {
-        if (v === null) continue;
-        if (!field.optional && field.default === undefined) this.fail(`required field is missing`, field.name);
+      if (v === undefined || (v === null && (field.optional || field.default !== undefined))) {
+        if (v === null) out ??= presentFields(value, fields, i);
+        else if (!field.optional && field.default === undefined) this.fail(`required field is missing`, field.name);
         continue;
       }
-      out[field.name] = this.child(v, field.type, field.name);
+      const checked = this.child(v, field.type, field.name);
+      if (!out && checked !== v) out = presentFields(value, fields, i);
+      if (out) out[field.name] = checked;
+      present++;
     }
+    if (!out && present === ownKeys) return value;
+    out ??= presentFields(value, fields, fields.length);
     if (unknownKeys) for (const key of unknownKeys) out[key] = value[key];
     return out;
   }
+}
+
+/** The fields before `end` that `value` holds (not null), as they are. */
+function presentFields(value: Record<string, unknown>, fields: readonly FieldDef[], end: number): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (let i = 0; i < end; i++) {
+    const v = value[fields[i]!.name];
+    if (v !== undefined && v !== null) copy[fields[i]!.name] = v;
+  }
+  return copy;
 }
 
 /** A record's fields by name, built once per field list (models are loaded once, then read). */
