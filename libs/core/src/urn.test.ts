@@ -73,6 +73,42 @@ describe('parseUrn', () => {
   });
 });
 
+describe('isUrn', () => {
+  it('answers as parseUrn does, for any string', () => {
+    const parses = (raw: string) => {
+      try {
+        parseUrn(raw);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    // Strings built from the characters that matter to the syntax, around valid and broken URNs.
+    const pieces = ['urn:li:', 'dataset', 'corp_user1', '1x', ':', '(', ')', ',', 'a', 'b.c', '', ' ', '-', 'urn:li:dataPlatform:hive'];
+    let state = 7;
+    const next = (n: number) => {
+      state = (state * 1103515245 + 12345) % 2147483648;
+      return (state >>> 16) % n;
+    };
+    const samples = [`urn:li:dataset:(${HIVE},db.t,PROD)`, 'urn:li:corpuser:jdoe', 'urn:li:x:(a,(b,c))', 'urn:li:x:(', 'urn:li:x:)', 'urn:li:x:(a))'];
+    for (let n = 0; n < 20_000; n++) {
+      let raw = n % 3 === 0 ? 'urn:li:' : '';
+      for (let k = 1 + (n % 9); k > 0; k--) raw += pieces[next(pieces.length)];
+      samples.push(raw);
+    }
+    // Keys after a valid prefix and type: tuples, nested, empty elements, unbalanced.
+    const keyPieces = ['(', ')', ',', 'a', 'b.c', 'urn:li:x:y'];
+    for (let n = 0; n < 20_000; n++) {
+      let key = '';
+      for (let k = 1 + (n % 7); k > 0; k--) key += keyPieces[next(keyPieces.length)];
+      samples.push(`urn:li:dataset:${key}`);
+    }
+    const disagreements = samples.filter((raw) => isUrn(raw) !== parses(raw));
+    expect(disagreements).toEqual([]);
+    expect(samples.filter(parses).length).toBeGreaterThan(1000);
+  });
+});
+
 describe('splitTopLevel', () => {
   it('splits at depth zero only', () => {
     expect(splitTopLevel('a,(b,c),d')).toEqual(['a', '(b,c)', 'd']);

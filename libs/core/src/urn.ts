@@ -61,14 +61,40 @@ export function parseUrn(raw: string): Urn {
   return { raw, entityType, id, parts };
 }
 
+/**
+ * Whether `parseUrn` takes the value, decided without building its parts: validation asks it of
+ * every URN field of every aspect written.
+ */
 export function isUrn(value: unknown): value is string {
-  if (typeof value !== 'string') return false;
-  try {
-    parseUrn(value);
-    return true;
-  } catch {
-    return false;
+  if (typeof value !== 'string' || !value.startsWith(URN_PREFIX)) return false;
+  const typeStart = URN_PREFIX.length;
+  const colon = value.indexOf(':', typeStart);
+  if (colon <= typeStart) return false;
+  for (let i = typeStart; i < colon; i++) {
+    const c = value.charCodeAt(i);
+    const letter = (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+    if (!(letter || (i > typeStart && ((c >= 48 && c <= 57) || c === 95)))) return false;
   }
+  const idStart = colon + 1;
+  if (idStart >= value.length) return false;
+  if (value.charCodeAt(idStart) !== 40) return true;
+  const end = value.length - 1;
+  if (end === idStart || value.charCodeAt(end) !== 41) return false;
+  // The tuple's elements: balanced parentheses, none empty.
+  let depth = 0;
+  let elementLength = 0;
+  for (let i = idStart + 1; i < end; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 44 && depth === 0) {
+      if (elementLength === 0) return false;
+      elementLength = 0;
+      continue;
+    }
+    if (c === 40) depth++;
+    else if (c === 41 && --depth < 0) return false;
+    elementLength++;
+  }
+  return depth === 0 && elementLength > 0;
 }
 
 export function formatUrn(entityType: string, parts: readonly string[]): string {

@@ -7,6 +7,7 @@ import { defaultRegistry, RestliError } from '@cairn/core';
 import type { FailedMetadataChangeProposal, MetadataChangeLog, MetadataChangeProposal } from '@cairn/events';
 import type { AspectStore, EventLog, LogRecord } from '@cairn/ports';
 import { ACTOR_HEADER, SYSTEM_ACTOR, type PipelineLogs } from './logs';
+import { aspectValueOf } from './parsed-aspects';
 import { Persister } from './persist';
 import { JSON_CONTENT, JSON_PATCH_CONTENT } from './proposal-check';
 import { WriteNotifier } from './write-notifier';
@@ -161,6 +162,28 @@ describe('Persister: writes', () => {
     expect(mcls[2].aspect).toEqual(mcls[1].aspect);
     expect(mcls[2].previousAspectValue).toEqual({ value: '{"removed":false}', contentType: JSON_CONTENT });
     expect(await store.getVersion(DS, 'status', 2)).toBeUndefined();
+  });
+
+  it('hands on the aspect values it parsed with the change logs it appends, but not a redelivery’s, which holds what the store holds', async () => {
+    const appended: MetadataChangeLog[] = [];
+    const append = logs.versionedChangeLog.append.bind(logs.versionedChangeLog);
+    logs.versionedChangeLog.append = (records, options) => {
+      appended.push(...records.map((r) => r.value));
+      return append(records, options);
+    };
+    const first = upsert('ownership', OWNERSHIP);
+    await apply(first);
+    await persister.handleBatch([first]);
+    const [key, ownership, redelivered] = appended;
+    expect(key!.aspectName).toBe('datasetKey');
+    for (const mcl of [key!, ownership!]) {
+      // The same object each time: remembered, not parsed again.
+      expect(aspectValueOf(mcl)).toBe(aspectValueOf(mcl));
+      expect(aspectValueOf(mcl)).toEqual(JSON.parse(mcl.aspect!.value));
+    }
+    expect(redelivered!.aspectName).toBe('ownership');
+    expect(aspectValueOf(redelivered!)).not.toBe(aspectValueOf(redelivered!));
+    expect(aspectValueOf(redelivered!)).toEqual(OWNERSHIP);
   });
 
   it('applies a PATCH to the stored value and logs the result', async () => {

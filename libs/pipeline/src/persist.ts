@@ -14,6 +14,7 @@ import { applyPatch, PatchError, RestliError, unprocessable, type Registry } fro
 import type { AuditStamp, FailedMetadataChangeProposal, MetadataChangeLog, MetadataChangeProposal } from '@cairn/events';
 import { proposalMark, type AspectStore, type LogRecord, type NewRecord, type StoredAspect, type WriteOutcome } from '@cairn/ports';
 import { ACTOR_HEADER, SYSTEM_ACTOR, type PipelineLogs } from './logs';
+import { rememberParsedAspect } from './parsed-aspects';
 import { checkAspectValue, checkProposalOnce, isClientError, JSON_CONTENT, type CheckedProposal } from './proposal-check';
 import type { ApplyResult, ProposalSettler, Settled } from './write-notifier';
 
@@ -147,7 +148,7 @@ export class Persister {
     const now = Date.now();
     const checked = checkProposalOnce(this.registry, record.value, now);
     const created: AuditStamp = { time: now, actor: record.headers[ACTOR_HEADER] ?? SYSTEM_ACTOR };
-    if (checked.aspect.kind === 'timeseries') return { result: {}, versioned: [], timeseries: [{ ...checked.mcp, created }] };
+    if (checked.aspect.kind === 'timeseries') return { result: {}, versioned: [], timeseries: [parsedAs({ ...checked.mcp, created }, checked.value)] };
     if (checked.mcp.changeType === 'DELETE') return this.delete(checked, created);
     const value = checked.patch ? await this.patched(checked) : checked.value;
     const mcp: MetadataChangeProposal = checked.patch
@@ -169,6 +170,8 @@ export class Persister {
     ]);
     if (checked.aspect.kind === 'key') this.remember(checked.urn);
     const log = changeLogOf(mcp, outcome, created);
+    // A replayed write's change log holds what the store holds, not this value.
+    if (log && outcome.kind !== 'replayed') rememberParsedAspect(log, value);
     return { result: {}, versioned: log ? [...keyLogs, log] : keyLogs, timeseries: [] };
   }
 
@@ -193,7 +196,8 @@ export class Persister {
       return [];
     }
     const { urn } = this.registry.parseEntityUrn(checked.urn);
-    const keyValue = JSON.stringify(this.registry.keyFromUrn(urn, checked.entity));
+    const key = this.registry.keyFromUrn(urn, checked.entity);
+    const keyValue = JSON.stringify(key);
     const keyMcp: MetadataChangeProposal = {
       entityType: checked.entity.name,
       entityUrn: checked.urn,
@@ -213,6 +217,7 @@ export class Persister {
     });
     this.remember(checked.urn);
     const log = changeLogOf(keyMcp, outcome, created);
+    if (log && outcome.kind !== 'replayed') rememberParsedAspect(log, key);
     return log ? [log] : [];
   }
 
@@ -250,6 +255,12 @@ export class Persister {
     }));
     return { result: { rows }, versioned: logs, timeseries: [] };
   }
+}
+
+/** `mcl`, its aspect remembered as `value` when there is one. */
+function parsedAs(mcl: MetadataChangeLog, value: unknown): MetadataChangeLog {
+  if (value !== undefined) rememberParsedAspect(mcl, value);
+  return mcl;
 }
 
 /** The change log of a write, or none when nothing changed. */

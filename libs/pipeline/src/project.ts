@@ -6,6 +6,7 @@ import { canonicalJson, type EntitySpec, type Registry } from '@cairn/core';
 import type { MetadataChangeLog } from '@cairn/events';
 import type { BatchTaken, GraphIndex, LogRecord, SearchFields, SearchIndex, SystemMetadataIndex, TimeseriesIndex } from '@cairn/ports';
 import { edgesOf, searchFieldsOf } from '@cairn/search';
+import { aspectValueOf } from './parsed-aspects';
 
 type SearchWrites = Pick<SearchIndex, 'upsertFields' | 'deleteDocument'>;
 type GraphWrites = Pick<GraphIndex, 'replaceEdges' | 'removeNode'>;
@@ -14,11 +15,6 @@ type SystemMetadataWrites = Pick<SystemMetadataIndex, 'record' | 'forget'>;
 
 const NO_RUN_ID = 'no-run-id-provided';
 const YIELD_EVERY = 500;
-
-function parseValue(mcl: MetadataChangeLog): unknown | null {
-  if (mcl.changeType === 'DELETE' || !mcl.aspect) return null;
-  return JSON.parse(mcl.aspect.value);
-}
 
 interface SearchSide {
   readonly search: SearchWrites;
@@ -81,7 +77,7 @@ export class SearchProjector {
       return;
     }
     if (systemMetadata) await this.recordRun(mcl, urn, aspect.name, systemMetadata);
-    const value = parseValue(mcl);
+    const value = aspectValueOf(mcl);
     // Key fields come from the URN with every change, so a document never lacks them.
     const fields: SearchFields = { urn, ...this.keyFieldsOf(entity, urn), ...searchFieldsOf(aspect, value) };
     await search.upsertFields(entity.name, urn, fields);
@@ -134,7 +130,7 @@ export class TimeseriesProjector {
     const entity = this.registry.entity(mcl.entityType);
     const aspect = entity?.aspects.get(mcl.aspectName ?? '');
     if (!entity || !aspect || aspect.kind !== 'timeseries' || !mcl.entityUrn || !mcl.aspect) return;
-    const event = JSON.parse(mcl.aspect.value) as Record<string, unknown>;
+    const event = aspectValueOf(mcl) as Record<string, unknown>;
     await timeseries.upsert({
       entityType: entity.name,
       aspect: aspect.name,

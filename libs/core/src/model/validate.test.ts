@@ -101,6 +101,16 @@ describe('validateValue: containers', () => {
     expect(JSON.stringify(value)).toBe('{"__proto__":"x","a":"y"}');
   });
 
+  it('copies a map whose values change, every key in its place, __proto__ too', () => {
+    const STAMPS: TypeExpr = { kind: 'map', values: STAMP };
+    const input = JSON.parse('{"__proto__":{"time":1,"actor":"urn:li:corpuser:a"},"b":{"time":2,"actor":"urn:li:corpuser:b","message":null},"c":{"time":3,"actor":"urn:li:corpuser:c"}}');
+    const { value, errors } = validateValue(input, STAMPS);
+    expect(errors).toEqual([]);
+    expect(value).not.toBe(input);
+    expect(JSON.stringify(value)).toBe('{"__proto__":{"time":1,"actor":"urn:li:corpuser:a"},"b":{"time":2,"actor":"urn:li:corpuser:b"},"c":{"time":3,"actor":"urn:li:corpuser:c"}}');
+    expect(input.b.message).toBeNull();
+  });
+
   const UNION: TypeExpr = {
     kind: 'union',
     aliased: false,

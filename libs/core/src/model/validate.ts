@@ -100,14 +100,18 @@ class Check {
           this.fail(`expected a map, got ${describe(value)}`);
           return value;
         }
-        let changed = false;
-        const entries = Object.entries(value).map(([k, v]) => {
-          const checked = this.child(v, t.values, k);
-          if (checked !== v) changed = true;
-          return [k, checked] as const;
-        });
+        // Entries copied from the first value that changed on; none changed: the map itself.
+        let entries: [string, unknown][] | undefined;
+        let index = 0;
+        for (const k in value) {
+          if (!Object.hasOwn(value, k)) continue;
+          const checked = this.child(value[k], t.values, k);
+          if (entries) entries.push([k, checked]);
+          else if (checked !== value[k]) (entries = Object.entries(value).slice(0, index)).push([k, checked]);
+          index++;
+        }
         // fromEntries defines the keys: assigning would drop a key named `__proto__` (or make it the prototype).
-        return changed ? Object.fromEntries(entries) : value;
+        return entries ? Object.fromEntries(entries) : value;
       }
       case 'union': {
         const keys = isPlainObject(value) ? Object.keys(value) : [];
