@@ -35,66 +35,57 @@ export function splitTopLevel(text: string): string[] | null {
   return parts;
 }
 
-export function parseUrn(raw: string): Urn {
-  if (typeof raw !== 'string' || !raw.startsWith(URN_PREFIX)) {
-    throw new UrnSyntaxError(`Invalid urn: '${String(raw)}'. Urns must start with '${URN_PREFIX}'`);
-  }
-  const rest = raw.slice(URN_PREFIX.length);
-  const colon = rest.indexOf(':');
-  if (colon <= 0) throw new UrnSyntaxError(`Invalid urn: '${raw}'. Missing entity type or key`);
-  const entityType = rest.slice(0, colon);
-  if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(entityType)) {
-    throw new UrnSyntaxError(`Invalid urn: '${raw}'. Bad entity type '${entityType}'`);
-  }
-  const id = rest.slice(colon + 1);
-  if (id.length === 0) throw new UrnSyntaxError(`Invalid urn: '${raw}'. Empty key`);
-  let parts: string[];
-  if (id.startsWith('(')) {
-    if (!id.endsWith(')')) throw new UrnSyntaxError(`Invalid urn: '${raw}'. Unterminated key tuple`);
-    const inner = splitTopLevel(id.slice(1, -1));
-    if (!inner) throw new UrnSyntaxError(`Invalid urn: '${raw}'. Unbalanced parentheses in key tuple`);
-    if (inner.some((p) => p.length === 0)) throw new UrnSyntaxError(`Invalid urn: '${raw}'. Empty element in key tuple`);
-    parts = inner;
-  } else {
-    parts = [id];
-  }
-  return { raw, entityType, id, parts };
-}
-
 /**
- * Whether `parseUrn` takes the value, decided without building its parts: validation asks it of
- * every URN field of every aspect written.
+ * Why `raw` is no URN, or undefined when it is one, decided without building its parts: validation
+ * asks it of every URN field of every aspect written.
  */
-export function isUrn(value: unknown): value is string {
-  if (typeof value !== 'string' || !value.startsWith(URN_PREFIX)) return false;
+function urnSyntaxError(raw: unknown): string | undefined {
+  if (typeof raw !== 'string' || !raw.startsWith(URN_PREFIX)) return `Invalid urn: '${String(raw)}'. Urns must start with '${URN_PREFIX}'`;
   const typeStart = URN_PREFIX.length;
-  const colon = value.indexOf(':', typeStart);
-  if (colon <= typeStart) return false;
+  const colon = raw.indexOf(':', typeStart);
+  if (colon <= typeStart) return `Invalid urn: '${raw}'. Missing entity type or key`;
   for (let i = typeStart; i < colon; i++) {
-    const c = value.charCodeAt(i);
+    const c = raw.charCodeAt(i);
     const letter = (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-    if (!(letter || (i > typeStart && ((c >= 48 && c <= 57) || c === 95)))) return false;
+    if (!(letter || (i > typeStart && ((c >= 48 && c <= 57) || c === 95)))) return `Invalid urn: '${raw}'. Bad entity type '${raw.slice(typeStart, colon)}'`;
   }
   const idStart = colon + 1;
-  if (idStart >= value.length) return false;
-  if (value.charCodeAt(idStart) !== 40) return true;
-  const end = value.length - 1;
-  if (end === idStart || value.charCodeAt(end) !== 41) return false;
-  // The tuple's elements: balanced parentheses, none empty.
+  if (idStart >= raw.length) return `Invalid urn: '${raw}'. Empty key`;
+  if (raw.charCodeAt(idStart) !== 40) return undefined;
+  const end = raw.length - 1;
+  if (end === idStart || raw.charCodeAt(end) !== 41) return `Invalid urn: '${raw}'. Unterminated key tuple`;
+  // The tuple's elements (as `splitTopLevel` splits them): balanced parentheses, none empty.
   let depth = 0;
   let elementLength = 0;
+  let emptyElement = false;
   for (let i = idStart + 1; i < end; i++) {
-    const c = value.charCodeAt(i);
+    const c = raw.charCodeAt(i);
     if (c === 44 && depth === 0) {
-      if (elementLength === 0) return false;
+      if (elementLength === 0) emptyElement = true;
       elementLength = 0;
       continue;
     }
     if (c === 40) depth++;
-    else if (c === 41 && --depth < 0) return false;
+    else if (c === 41 && --depth < 0) break;
     elementLength++;
   }
-  return depth === 0 && elementLength > 0;
+  if (depth !== 0) return `Invalid urn: '${raw}'. Unbalanced parentheses in key tuple`;
+  if (emptyElement || elementLength === 0) return `Invalid urn: '${raw}'. Empty element in key tuple`;
+  return undefined;
+}
+
+export function parseUrn(raw: string): Urn {
+  const error = urnSyntaxError(raw);
+  if (error) throw new UrnSyntaxError(error);
+  const rest = raw.slice(URN_PREFIX.length);
+  const colon = rest.indexOf(':');
+  const entityType = rest.slice(0, colon);
+  const id = rest.slice(colon + 1);
+  return { raw, entityType, id, parts: id.startsWith('(') ? splitTopLevel(id.slice(1, -1))! : [id] };
+}
+
+export function isUrn(value: unknown): value is string {
+  return urnSyntaxError(value) === undefined;
 }
 
 export function formatUrn(entityType: string, parts: readonly string[]): string {
