@@ -169,9 +169,7 @@ export class Persister {
       }),
     ]);
     if (checked.aspect.kind === 'key') this.remember(checked.urn);
-    const log = changeLogOf(mcp, outcome, created);
-    // A replayed write's change log holds what the store holds, not this value.
-    if (log && outcome.kind !== 'replayed') rememberParsedAspect(log, value);
+    const log = changeLogOf(mcp, value, outcome, created);
     return { result: {}, versioned: log ? [...keyLogs, log] : keyLogs, timeseries: [] };
   }
 
@@ -216,8 +214,7 @@ export class Persister {
       proposalId: proposalMark(record.id, record.timestamp, 'key'),
     });
     this.remember(checked.urn);
-    const log = changeLogOf(keyMcp, outcome, created);
-    if (log && outcome.kind !== 'replayed') rememberParsedAspect(log, key);
+    const log = changeLogOf(keyMcp, key, outcome, created);
     return log ? [log] : [];
   }
 
@@ -263,11 +260,14 @@ function parsedAs(mcl: MetadataChangeLog, value: unknown): MetadataChangeLog {
   return mcl;
 }
 
-/** The change log of a write, or none when nothing changed. */
-function changeLogOf(mcp: MetadataChangeProposal, outcome: WriteOutcome, created: AuditStamp): MetadataChangeLog | undefined {
+/**
+ * The change log of a write, or none when nothing changed; `value` is the proposal's aspect value,
+ * parsed, handed on with it unless the change log holds what the store holds instead (a replay).
+ */
+function changeLogOf(mcp: MetadataChangeProposal, value: unknown, outcome: WriteOutcome, created: AuditStamp): MetadataChangeLog | undefined {
   if (outcome.kind === 'unchanged' && mcp.changeType !== 'RESTATE') return undefined;
   const previous = outcome.kind === 'updated' || outcome.kind === 'replayed' ? outcome.previous : undefined;
-  return {
+  const log: MetadataChangeLog = {
     ...mcp,
     // A redelivered proposal may have been superseded since: the indexes get what the store holds.
     ...(outcome.kind === 'replayed' ? { aspect: { value: outcome.current.metadata, contentType: JSON_CONTENT } } : {}),
@@ -279,4 +279,6 @@ function changeLogOf(mcp: MetadataChangeProposal, outcome: WriteOutcome, created
       : {}),
     created,
   };
+  if (outcome.kind !== 'replayed') rememberParsedAspect(log, value);
+  return log;
 }
