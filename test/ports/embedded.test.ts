@@ -390,4 +390,22 @@ describe('SQLite search index: rows follow the documents', () => {
       await close();
     }
   });
+
+  it('keeps the removed column, which a reopened index reads, with the document through writes that leave it as it is', async () => {
+    const { db, close } = freshDb();
+    try {
+      const index = new SqliteSearchIndex(db);
+      const removedColumn = () => db.prepare('SELECT removed FROM search_docs WHERE urn = ?').pluck().get(urn);
+      await index.upsertFields('dataset', urn, { urn, removed: true });
+      await index.upsertFields('dataset', urn, { name: 'Orders' });
+      expect(removedColumn()).toBe(1);
+      await index.upsertFields('dataset', urn, { removed: false });
+      await index.upsertFields('dataset', urn, { name: 'Orders v2' });
+      expect(removedColumn()).toBe(0);
+      await index.upsertFields('dataset', urn, { removed: true });
+      expect(removedColumn()).toBe(1);
+    } finally {
+      await close();
+    }
+  });
 });

@@ -104,6 +104,18 @@ export function describeSearchQueriesContract(name: string, open: (mappings: Sea
       expect(await urns('logging')).toEqual([]);
     });
 
+    it('keeps a document soft-deleted through later writes, and lists it again once restored', async () => {
+      // LOGS was soft-deleted before its browse paths were written (the seed).
+      await put(index, LOGS, 'browsePaths', { paths: ['/prod/hdfs/logging_events/v2'] });
+      expect(await urns('logging')).toEqual([]);
+      await put(index, LOGS, 'status', { removed: false });
+      expect(await urns('logging')).toEqual([LOGS]);
+      await put(index, LOGS, 'browsePaths', { paths: ['/prod/hdfs/logging_events'] });
+      expect(await urns('logging')).toEqual([LOGS]);
+      await put(index, LOGS, 'status', { removed: true });
+      expect(await urns('logging')).toEqual([]);
+    });
+
     it('filters with every condition, negation and alternatives', async () => {
       expect(await urns('*', { filter: eq('platform', 'urn:li:dataPlatform:kafka') })).toEqual([KAFKA]);
       expect(await urns('*', { filter: eq('platform.keyword', 'urn:li:dataPlatform:kafka') })).toEqual([KAFKA]);

@@ -55,7 +55,9 @@ export class DocumentWriter {
     this.stmts = {
       get: db.prepare('SELECT doc_id, doc FROM search_docs WHERE entity_type = ? AND urn = ?'),
       insertDoc: db.prepare('INSERT INTO search_docs (entity_type, urn, removed, doc) VALUES (?, ?, ?, ?)'),
-      updateDoc: db.prepare('UPDATE search_docs SET removed = ?, doc = ? WHERE doc_id = ?'),
+      // `removed` is set only when it changes: setting it at all rewrites its two indexes' entries.
+      updateDoc: db.prepare('UPDATE search_docs SET doc = ? WHERE doc_id = ?'),
+      updateDocRemoved: db.prepare('UPDATE search_docs SET removed = ?, doc = ? WHERE doc_id = ?'),
       deleteDoc: db.prepare('DELETE FROM search_docs WHERE doc_id = ?'),
       deleteValue: db.prepare('DELETE FROM search_values WHERE field_id = ? AND value = ? AND doc_id = ?'),
       deleteTerm: db.prepare('DELETE FROM search_terms WHERE field_id = ? AND term = ? AND doc_id = ?'),
@@ -246,7 +248,8 @@ export class DocumentWriter {
     let docId: number;
     if (row) {
       docId = row.doc_id;
-      this.stmts.updateDoc.run(removed ? 1 : 0, JSON.stringify(doc), docId);
+      if (removed === (previous.removed === true)) this.stmts.updateDoc.run(JSON.stringify(doc), docId);
+      else this.stmts.updateDocRemoved.run(removed ? 1 : 0, JSON.stringify(doc), docId);
     } else {
       docId = Number(this.stmts.insertDoc.run(entityType, urn, removed ? 1 : 0, JSON.stringify(doc)).lastInsertRowid);
     }
