@@ -34,6 +34,8 @@ export class IngestService {
     const checked = proposals.map((p) => checkProposal(this.registry, p, now));
     await this.authorize?.(options.actor, checked);
     await this.backpressure?.admit();
+    // Stored even when the caller waits for the apply: the persister appends the change logs after
+    // the aspects commit, and a crash between the two is mended by delivering the proposal again.
     const ids = await this.logs.proposals.append(
       checked.map((c) => ({ key: c.urn, value: c.mcp, headers: { [ACTOR_HEADER]: options.actor } })),
     );
