@@ -279,6 +279,5 @@ function changeLogOf(mcp: MetadataChangeProposal, value: unknown, outcome: Write
       : {}),
     created,
   };
-  if (outcome.kind !== 'replayed') rememberParsedAspect(log, value);
-  return log;
+  return outcome.kind === 'replayed' ? log : parsedAs(log, value);
 }
