@@ -370,37 +370,63 @@ describe('Persister: batches', () => {
     await expect(notifier.wait(poison.id, 100)).rejects.toMatchObject({ status: 422 });
   });
 
-  it("overlaps different entities' writes on a store a round trip away, each entity's proposals in order, change logs in log order", async () => {
-    const OTHER = `urn:li:dataset:(${HIVE},db.other,PROD)`;
-    const writes: string[] = [];
-    const remote: AspectStore = {
+  /** The embedded store behind a round trip: `delayMs` before each write, which is recorded as `<first|other>:<aspect>`. */
+  function remoteStore(delayMs: (w: { urn: string; aspect: string }) => number, writes: string[]): AspectStore {
+    return {
       ...store,
       getLatest: (urns, aspects) => store.getLatest(urns, aspects),
+      deleteEntity: (urn) => store.deleteEntity(urn),
       write: async (w) => {
-        // The first entity's store is slow: the other's writes must not wait for it.
-        await new Promise((r) => setTimeout(r, w.urn === DS ? 20 : 1));
+        await new Promise((r) => setTimeout(r, delayMs(w)));
         writes.push(`${w.urn === DS ? 'first' : 'other'}:${w.aspect}`);
         return store.write(w);
       },
       unit: undefined,
     };
-    persister = new Persister(registry, remote, logs, notifier);
-    const batch = [upsert('ownership', OWNERSHIP), upsert('ownership', OWNERSHIP, { entityUrn: OTHER }), upsert('status', { removed: false }), upsert('status', { removed: true }, { entityUrn: OTHER })];
+  }
+
+  it("overlaps different entities' and aspects' writes on a store a round trip away, each aspect's proposals in order, change logs in log order", async () => {
+    const OTHER = `urn:li:dataset:(${HIVE},db.other,PROD)`;
+    const writes: string[] = [];
+    // The first entity's store is slow: the other's writes must not wait for it.
+    persister = new Persister(registry, remoteStore((w) => (w.urn === DS ? 20 : 1), writes), logs, notifier);
+    const SECOND_OWNERS = { ...OWNERSHIP, owners: [{ owner: 'urn:li:corpuser:bob', type: 'DATAOWNER' }] };
+    const batch = [
+      upsert('ownership', OWNERSHIP),
+      upsert('ownership', OWNERSHIP, { entityUrn: OTHER }),
+      upsert('status', { removed: false }),
+      upsert('status', { removed: true }, { entityUrn: OTHER }),
+      upsert('ownership', SECOND_OWNERS),
+    ];
     await persister.handleBatch(batch);
-    // An entity's key goes beside its first aspect; its next aspect waits for both.
+    // The key goes beside the first aspects, written once; the aspects of an entity overlap, and
+    // an aspect's second proposal waits for its first.
     const first = writes.filter((w) => w.startsWith('first'));
-    expect(first.slice(0, 2).sort()).toEqual(['first:datasetKey', 'first:ownership']);
-    expect(first[2]).toBe('first:status');
+    expect(first.slice(0, 3).sort()).toEqual(['first:datasetKey', 'first:ownership', 'first:status']);
+    expect(first.slice(3)).toEqual(['first:ownership']);
     expect(writes.indexOf('other:status')).toBeLessThan(writes.indexOf('first:ownership'));
+    expect(await latest('ownership')).toEqual(SECOND_OWNERS);
     const changeLogs = await drain(logs.versionedChangeLog);
-    expect(changeLogs.map((l) => `${l.entityUrn === DS ? 'first' : 'other'}:${l.aspectName}`)).toEqual([
-      'first:datasetKey',
-      'first:ownership',
-      'other:datasetKey',
-      'other:ownership',
-      'first:status',
-      'other:status',
+    expect(changeLogs.map((l) => `${l.entityUrn === DS ? 'first' : 'other'}:${l.aspectName}:${l.previousAspectValue ? 'update' : 'create'}`)).toEqual([
+      'first:datasetKey:create',
+      'first:ownership:create',
+      'other:datasetKey:create',
+      'other:ownership:create',
+      'first:status:create',
+      'other:status:create',
+      'first:ownership:update',
     ]);
+  });
+
+  it("applies an entity's proposals in log order when one of them deletes the entity", async () => {
+    const writes: string[] = [];
+    // The first upsert is slow: applied per aspect, the delete and the last upsert would pass it.
+    persister = new Persister(registry, remoteStore((w) => (w.aspect === 'status' ? 30 : 1), writes), logs, notifier);
+    const deleteEntity = record({ entityType: 'dataset', entityUrn: DS, changeType: 'DELETE', aspectName: 'datasetKey' });
+    await persister.handleBatch([upsert('status', { removed: false }), deleteEntity, upsert('ownership', OWNERSHIP)]);
+    expect(await latest('status')).toBeUndefined();
+    expect(await latest('ownership')).toEqual(OWNERSHIP);
+    expect(writes.indexOf('first:status')).toBeLessThan(writes.indexOf('first:ownership'));
   });
 
   it('retries the rest of a batch one by one after a store failure, in order', async () => {

@@ -4,11 +4,11 @@
  * the failed-proposal topic and the partition moves on.
  *
  * A batch is applied as one store unit (one commit where the engine has transactions), each
- * entity's proposals in log order; its change logs and failures are then appended together, in
- * log order, and only then are its proposals settled: a waiting request is answered once its
- * change log is durable. A crash in between
- * loses nothing: the batch is redelivered, its writes are recognised as replayed and their change
- * logs are emitted again.
+ * aspect's proposals in log order (an entity's, when one of them deletes or patches); its change
+ * logs and failures are then appended together, in log order, and only then are its proposals
+ * settled: a waiting request is answered once its change log is durable. A crash in between loses
+ * nothing: the batch is redelivered, its writes are recognised as replayed and their change logs
+ * are emitted again.
  */
 import { applyPatch, PatchError, RestliError, unprocessable, type Registry } from '@cairn/core';
 import type { AuditStamp, FailedMetadataChangeProposal, MetadataChangeLog, MetadataChangeProposal } from '@cairn/events';
@@ -20,17 +20,43 @@ import type { ApplyResult, ProposalSettler, Settled } from './write-notifier';
 
 const MAX_ATTEMPTS = 3;
 const KNOWN_ENTITIES = 100_000;
-const CONCURRENT_ENTITIES = 16;
+/** Chains applied at once: a store a round trip away gets each round's first writes in one request. */
+const CONCURRENT_CHAINS = 128;
 
-/** The batch's positions grouped by entity, each group in log order. */
-function entityChains(batch: readonly LogRecord<MetadataChangeProposal>[]): Map<string, number[]> {
-  const chains = new Map<string, number[]>();
+/**
+ * The batch's positions in chains that each apply in log order: an entity's upserts of one aspect,
+ * since different aspects are different rows; or all of an entity's proposals when one of them is
+ * no plain upsert (a delete of the key aspect removes every aspect; a patch reads before its
+ * write, and the entity's key and its change log must come with its first proposal) or writes the
+ * key aspect itself.
+ */
+function writeChains(registry: Registry, batch: readonly LogRecord<MetadataChangeProposal>[]): number[][] {
+  const byEntity = new Map<string, number[]>();
   batch.forEach((record, i) => {
     const entity = record.value?.entityUrn ?? record.key;
-    const chain = chains.get(entity);
-    if (chain) chain.push(i);
-    else chains.set(entity, [i]);
+    const positions = byEntity.get(entity);
+    if (positions) positions.push(i);
+    else byEntity.set(entity, [i]);
   });
+  const chains: number[][] = [];
+  for (const positions of byEntity.values()) {
+    const whole = positions.some((i) => {
+      const mcp = batch[i]!.value;
+      return !mcp || mcp.changeType !== 'UPSERT' || mcp.aspectName === registry.entity(mcp.entityType)?.keyAspect.name;
+    });
+    if (whole) {
+      chains.push(positions);
+      continue;
+    }
+    const byAspect = new Map<string | undefined, number[]>();
+    for (const i of positions) {
+      const aspect = batch[i]!.value?.aspectName;
+      const chain = byAspect.get(aspect);
+      if (chain) chain.push(i);
+      else byAspect.set(aspect, [i]);
+    }
+    chains.push(...byAspect.values());
+  }
   return chains;
 }
 
@@ -73,6 +99,8 @@ class Outbox {
 export class Persister {
   /** URNs whose key aspect is known to be stored (the persister is the only writer of its keys). */
   private readonly knownEntities = new Set<string>();
+  /** Keys being stored, by URN: an entity's chains of other aspects wait for the one write instead of each writing it. */
+  private readonly keysInFlight = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly registry: Registry,
@@ -84,9 +112,9 @@ export class Persister {
   async handleBatch(batch: LogRecord<MetadataChangeProposal>[]): Promise<void> {
     const outcomes: (Applied | { readonly error: unknown } | undefined)[] = new Array(batch.length);
     const deferred: number[] = [];
-    // An entity's proposals apply in order; different entities' overlap, so a store that is a
-    // round trip away is not waited on one write at a time. A client error is final for its
-    // proposal only; any other error stops its entity, whose rest is then retried one by one.
+    // A chain's proposals apply in order; different chains' overlap, so a store that is a round
+    // trip away is not waited on one write at a time. A client error is final for its proposal
+    // only; any other error stops its chain, whose rest is then retried one by one.
     const applyChain = async (indices: readonly number[]) => {
       for (let k = 0; k < indices.length; k++) {
         const i = indices[k]!;
@@ -101,7 +129,7 @@ export class Persister {
         }
       }
     };
-    const applyAll = () => inParallel([...entityChains(batch).values()], CONCURRENT_ENTITIES, applyChain);
+    const applyAll = () => inParallel(writeChains(this.registry, batch), CONCURRENT_CHAINS, applyChain);
     try {
       await (this.store.unit ? this.store.unit(applyAll) : applyAll());
     } catch (err) {
@@ -187,6 +215,22 @@ export class Persister {
   /** Stores the key aspect on an entity's first write, with its own change log. */
   private async ensureKey(checked: CheckedProposal, record: LogRecord<MetadataChangeProposal>, created: AuditStamp): Promise<MetadataChangeLog[]> {
     if (this.knownEntities.has(checked.urn)) return [];
+    const inFlight = this.keysInFlight.get(checked.urn);
+    if (inFlight) {
+      // Its change log goes with the proposal that wrote it.
+      await inFlight;
+      return [];
+    }
+    const written = this.writeKey(checked, record, created);
+    this.keysInFlight.set(checked.urn, written);
+    try {
+      return await written;
+    } finally {
+      this.keysInFlight.delete(checked.urn);
+    }
+  }
+
+  private async writeKey(checked: CheckedProposal, record: LogRecord<MetadataChangeProposal>, created: AuditStamp): Promise<MetadataChangeLog[]> {
     const keyName = checked.entity.keyAspect.name;
     const [existing] = await this.store.getLatest([checked.urn], [keyName]);
     if (existing) {
