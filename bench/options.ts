@@ -33,6 +33,7 @@ export interface BenchOptions {
   readonly readSeconds: number;
   readonly kafkaRate: number;
   readonly kafkaEntities: number;
+  readonly kafkaBurstEntities: number;
   readonly overloadClients: number;
   readonly overloadSeconds: number;
   readonly profile: boolean;
@@ -58,6 +59,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --read-seconds N                   cap per read/search kind (default 5)
   --kafka-rate N                     proposals/s produced straight to Kafka (default 2000)
   --kafka-entities N                 entities produced straight to Kafka (default entities/10)
+  --kafka-burst-entities N           entities produced to Kafka at once, timed until persisted (default entities)
   --overload-clients N               clients of the overload scenario (default 512)
   --overload-seconds N               its duration (default 10)
   --profile                          CPU-profile the service processes and summarize the hot spots
@@ -114,6 +116,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     readSeconds: int('--read-seconds', 5),
     kafkaRate: int('--kafka-rate', 2000),
     kafkaEntities: int('--kafka-entities', Math.max(100, Math.floor(entities / 10))),
+    kafkaBurstEntities: int('--kafka-burst-entities', entities),
     overloadClients: int('--overload-clients', 512),
     overloadSeconds: int('--overload-seconds', 10),
     profile: flags.has('--profile'),

@@ -4,6 +4,7 @@ import { cpus, freemem, loadavg, release, totalmem } from 'node:os';
 import { dirname } from 'node:path';
 import type { RawResult } from './raw/aspect-rows';
 import type { IngestResult } from './scenarios/ingest';
+import type { KafkaBurstResult } from './scenarios/kafka-burst';
 import type { KafkaProduceResult } from './scenarios/kafka-produce';
 import type { LoopResult } from './scenarios/closed-loop';
 import type { OverloadResult } from './scenarios/overload';
@@ -46,6 +47,7 @@ export interface ModeReport {
   /** Through `batchIngest`: its proposals are the snapshots' aspects. */
   snapshots?: IngestResult;
   kafka?: KafkaProduceResult;
+  kafkaBurst?: KafkaBurstResult;
   reads?: ReadsResult;
   search?: Record<SearchKind, LoopResult>;
   restore?: RestoreResult;
@@ -120,6 +122,13 @@ export function tableRows(report: ModeReport): [string, string, string][] {
     rows.push(['kafka', 'catalog CPU per proposal', fmt(k.serverCpuUsPerProposal, ' µs')]);
     threads('kafka', k.serverCoresByThread, k.backendCores);
     rows.push(['kafka', 'index lag', `${lat(k.indexLagMs)}; all searchable ${fmt(k.allSearchableAfterMs, ' ms')} after the last ack`]);
+  }
+  if (report.kafkaBurst) {
+    const b = report.kafkaBurst;
+    rows.push(['kafka burst', 'persisted', `${b.proposals} in ${b.persistedSeconds} s = ${b.persistedPerSecond}/s (all acked by Kafka after ${b.producedSeconds} s)`]);
+    rows.push(['kafka burst', 'catalog CPU per proposal', fmt(b.serverCpuUsPerProposal, ' µs')]);
+    threads('kafka burst', b.serverCoresByThread, b.backendCores);
+    rows.push(['kafka burst', 'all searchable', `${fmt(b.allSearchableAfterMs, ' ms')} after the last persisted`]);
   }
   if (report.reads) {
     rows.push(['reads', 'entitiesV2 get', loop(report.reads.single, ['p50', 'p99'])]);

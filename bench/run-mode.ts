@@ -22,6 +22,7 @@ import { rawSqlite } from './raw/raw-sqlite';
 import type { ModeReport, ServerWarmup } from './report';
 import { runIngest, type IngestRequest } from './scenarios/ingest';
 import { runIngestFloor } from './scenarios/ingest-floor';
+import { runKafkaBurst } from './scenarios/kafka-burst';
 import { runKafkaProduce } from './scenarios/kafka-produce';
 import { runOverload } from './scenarios/overload';
 import { ProposalFeed } from './scenarios/proposal-feed';
@@ -35,7 +36,7 @@ const INGEST_FLOOR_REQUESTS = 20_000;
 const INGEST_FLOOR_SECONDS = 20;
 
 /** Names of the catalogs of a run: each scenario writes entities of its own. */
-const NAMESPACES = { load: 'c', batch: 'b', snapshots: 's', kafka: 'k', overload: 'o', serverWarmup: 'w' } as const;
+const NAMESPACES = { load: 'c', batch: 'b', snapshots: 's', kafka: 'k', kafkaBurst: 'u', overload: 'o', serverWarmup: 'w' } as const;
 const RAW_SECONDS = 60;
 
 export interface RunContext {
@@ -225,6 +226,22 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
         report.kafka = { ...result, serverCpuUsPerProposal: usPerUnit, serverCoresByThread: cores, backendCores };
         searchable += feed.entities;
       });
+      await attempt(ctx, report, 'kafka burst', async () => {
+        const feed = new ProposalFeed(catalogOf(ctx, NAMESPACES.kafkaBurst, options.kafkaBurstEntities));
+        const before = searchable;
+        const burst = () =>
+          runKafkaBurst(client, feed, {
+            brokers: backends.kafka,
+            topic: `${prefixOf(ctx, 'main')}_MetadataChangeProposal_v1`,
+            registryUrl: `${deployment.baseUrl}/schema-registry/api`,
+            ...(deployment.authorization ? { authorization: deployment.authorization } : {}),
+            maxSeconds: options.maxIngestSeconds,
+            expectSearchable: (n) => before + n,
+          });
+        const { result, usPerUnit, cores, backendCores } = await withCpu(deployment, burst, (r) => r.proposals);
+        report.kafkaBurst = { ...result, serverCpuUsPerProposal: usPerUnit, serverCoresByThread: cores, backendCores };
+        searchable += feed.entities;
+      });
     }
     if (has('restore')) {
       await attempt(ctx, report, 'restore', async () => {
@@ -281,6 +298,8 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
     if (ingestRate && raw.sqlite) ratios['ingestProposal / raw SQLite upserts'] = round(ingestRate / raw.sqlite.rowsPerSecond, 3)!;
     if (ingestRate && raw.mongoBulk) ratios['ingestProposal / raw MongoDB bulk upserts'] = round(ingestRate / raw.mongoBulk.rowsPerSecond, 3)!;
     if (ingestRate && raw.mongoSingle) ratios['ingestProposal / raw MongoDB single upserts'] = round(ingestRate / raw.mongoSingle.rowsPerSecond, 3)!;
+    const burstRate = report.kafkaBurst?.persistedPerSecond;
+    if (burstRate && raw.mongoBulk) ratios['Kafka burst persisted / raw MongoDB bulk upserts'] = round(burstRate / raw.mongoBulk.rowsPerSecond, 3)!;
     if (report.restore && raw.elasticBulk) ratios['rebuild / raw Elasticsearch bulk'] = round(report.restore.aspectsPerSecond / raw.elasticBulk.rowsPerSecond, 3)!;
     report.ratios = { ...report.ratios, ...ratios };
   }

@@ -43,7 +43,7 @@ export interface KafkaProduceResult {
 
 const TICK_MS = 20;
 
-async function registerSchema(options: KafkaProduceOptions, schema: string): Promise<number> {
+async function registerSchema(options: McpTopicOptions, schema: string): Promise<number> {
   const res = await fetch(`${options.registryUrl}/subjects/${options.topic}-value/versions`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/vnd.schemaregistry.v1+json', ...(options.authorization ? { Authorization: options.authorization } : {}) },
@@ -53,7 +53,17 @@ async function registerSchema(options: KafkaProduceOptions, schema: string): Pro
   return ((await res.json()) as { id: number }).id;
 }
 
-export async function runKafkaProduce(client: CatalogClient, feed: ProposalFeed, options: KafkaProduceOptions): Promise<KafkaProduceResult> {
+/** Options naming where proposals go, shared by the steady rate and the burst. */
+export type McpTopicOptions = Pick<KafkaProduceOptions, 'brokers' | 'topic' | 'registryUrl' | 'authorization'>;
+
+export interface McpProducer {
+  /** Resolves once Kafka acknowledged every one of them. */
+  send(items: readonly FedProposal[]): Promise<void>;
+  disconnect(): Promise<void>;
+}
+
+/** A plain Avro producer of proposals: the reference's MCP schema registered, Confluent-framed values, the URN as key. */
+export async function mcpProducer(options: McpTopicOptions): Promise<McpProducer> {
   const avsc = readFileSync(join(REPO_ROOT, 'schemas/avro/MetadataChangeProposal.avsc'), 'utf8');
   const schemaId = await registerSchema(options, avsc);
   const type = Type.forSchema(JSON.parse(avsc));
@@ -74,6 +84,16 @@ export async function runKafkaProduce(client: CatalogClient, feed: ProposalFeed,
   const kafka = new Kafka({ clientId: 'cairn-bench-producer', brokers: options.brokers.split(','), logLevel: logLevel.NOTHING });
   const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
   await producer.connect();
+  return {
+    send: async (items) => {
+      await producer.send({ topic: options.topic, messages: items.map((i) => ({ key: i.proposal.entityUrn!, value: encode(i.proposal) })) });
+    },
+    disconnect: () => producer.disconnect(),
+  };
+}
+
+export async function runKafkaProduce(client: CatalogClient, feed: ProposalFeed, options: KafkaProduceOptions): Promise<KafkaProduceResult> {
+  const producer = await mcpProducer(options);
   const probe = new IndexLagProbe(client);
   probe.start();
   let produced = 0;
@@ -88,7 +108,7 @@ export async function runKafkaProduce(client: CatalogClient, feed: ProposalFeed,
       if (items.length) {
         produced += items.length;
         inFlight.push(
-          producer.send({ topic: options.topic, messages: items.map((i) => ({ key: i.proposal.entityUrn!, value: encode(i.proposal) })) }).then(() => {
+          producer.send(items).then(() => {
             for (const i of items) if (i.createsEntity) probe.acknowledged(i.proposal.entityUrn!);
           }),
         );

@@ -37,6 +37,15 @@ function bySize(messages: readonly Message[], max: number): Message[][] {
   return parts;
 }
 
+/**
+ * The Kafka group of a port's consumer group on one topic. The port's groups are per log, as in the
+ * embedded log; one Kafka group per topic keeps it so: kafkajs assigns a group's partitions
+ * ignoring what each member subscribed to.
+ */
+export function kafkaGroupId(topic: string, group: string): string {
+  return `${topic}.${group}`;
+}
+
 export interface KafkaEventLogOptions {
   /** Gets the messages consumers cannot decode; by default they are logged and skipped. */
   readonly onUndecodable?: OnUndecodable;
@@ -119,12 +128,8 @@ export class KafkaEventLog<T> implements EventLog<T> {
     );
   }
 
-  /**
-   * The port's groups are per log, as in the embedded log. One Kafka group per topic keeps it
-   * so: kafkajs assigns a group's partitions ignoring what each member subscribed to.
-   */
   private groupId(group: string): string {
-    return `${this.topic}.${group}`;
+    return kafkaGroupId(this.topic, group);
   }
 
   async lag(group: string): Promise<number> {

@@ -1,0 +1,91 @@
+/**
+ * A burst of proposals produced straight to Kafka as fast as the producer sends them, then timed
+ * until the persister's group has committed the topic's end: the rate at which the pipeline
+ * (Kafka, the persister, MongoDB, the change logs) persists proposals when it is not waiting on
+ * HTTP clients, set against raw MongoDB upserts of the same rows in the same run.
+ */
+import { kafkaGroupId } from '@cairn/adapter-kafka';
+import { PERSISTER_GROUP } from '@cairn/composition';
+import { Kafka, logLevel } from 'kafkajs';
+import type { CatalogClient } from '../client/catalog-client';
+import { now, round, sleep } from '../stats';
+import { untilSearchable } from './index-lag-probe';
+import { mcpProducer, type McpTopicOptions } from './kafka-produce';
+import type { ProposalFeed } from './proposal-feed';
+
+export interface KafkaBurstOptions extends McpTopicOptions {
+  readonly maxSeconds: number;
+  /** Entities search should find once everything produced is indexed. */
+  readonly expectSearchable: (entitiesSent: number) => number;
+}
+
+export interface KafkaBurstResult {
+  readonly proposals: number;
+  /** From the first send until Kafka acknowledged the last. */
+  readonly producedSeconds: number;
+  /** From the first send until the persister had committed every proposal. */
+  readonly persistedSeconds: number;
+  readonly persistedPerSecond: number;
+  /** From the persister's last commit until search found every entity produced. */
+  readonly allSearchableAfterMs?: number;
+  /** The catalog's CPU time per proposal (µs), added by the runner. */
+  serverCpuUsPerProposal?: number;
+  /** The cores each of the catalog's threads kept busy meanwhile, added by the runner. */
+  serverCoresByThread?: Record<string, number>;
+  /** The cores each local backend's server process kept busy meanwhile, added by the runner. */
+  backendCores?: Record<string, number>;
+}
+
+/** Proposals a send carries, and sends Kafka has not acknowledged yet. */
+const SEND_SIZE = 500;
+const SENDS_IN_FLIGHT = 4;
+const POLL_MS = 50;
+
+export async function runKafkaBurst(client: CatalogClient, feed: ProposalFeed, options: KafkaBurstOptions): Promise<KafkaBurstResult> {
+  const producer = await mcpProducer(options);
+  const admin = new Kafka({ clientId: 'cairn-bench-burst', brokers: options.brokers.split(','), logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  try {
+    const started = now();
+    const deadline = started + options.maxSeconds * 1000;
+    let produced = 0;
+    const inFlight = new Set<Promise<void>>();
+    for (let items = feed.take(SEND_SIZE); items.length > 0; items = feed.take(SEND_SIZE)) {
+      if (inFlight.size >= SENDS_IN_FLIGHT) await Promise.race(inFlight);
+      const sent: Promise<void> = producer.send(items).then(() => void inFlight.delete(sent));
+      inFlight.add(sent);
+      produced += items.length;
+    }
+    await Promise.all(inFlight);
+    const producedAt = now();
+    const groupId = kafkaGroupId(options.topic, PERSISTER_GROUP);
+    // The persister commits a batch's offsets once its aspects and change logs are durable.
+    while ((await lagOf(admin, options.topic, groupId)) > 0) {
+      if (now() > deadline) throw new Error(`the persister did not take the burst of ${produced} proposals within ${options.maxSeconds} s`);
+      await sleep(POLL_MS);
+    }
+    const persistedAt = now();
+    const allSearchableAfterMs = await untilSearchable(client, options.expectSearchable(feed.entities), persistedAt, 120_000);
+    const persistedSeconds = (persistedAt - started) / 1000;
+    return {
+      proposals: produced,
+      producedSeconds: round((producedAt - started) / 1000)!,
+      persistedSeconds: round(persistedSeconds)!,
+      persistedPerSecond: round(produced / persistedSeconds, 0)!,
+      ...(allSearchableAfterMs !== undefined ? { allSearchableAfterMs: round(allSearchableAfterMs, 0) } : {}),
+    };
+  } finally {
+    await producer.disconnect();
+    await admin.disconnect();
+  }
+}
+
+/** Records of the topic the group has not committed (a partition it never committed counts from the log's start). */
+async function lagOf(admin: ReturnType<Kafka['admin']>, topic: string, groupId: string): Promise<number> {
+  const [ends, [committed]] = await Promise.all([admin.fetchTopicOffsets(topic), admin.fetchOffsets({ groupId, topics: [topic] })]);
+  const at = new Map((committed?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
+  return ends.reduce((lag, { partition, high, low }) => {
+    const position = at.get(partition) ?? -1;
+    return lag + Number(high) - (position >= 0 ? position : Number(low));
+  }, 0);
+}
