@@ -192,6 +192,31 @@ export function describeAspectStoreContract(name: string, open: () => Promise<Op
       });
     });
 
+    describe('createIfAbsent', () => {
+      it('writes version 0 when the aspect has none and returns it', async () => {
+        const w = write(DS1, 'datasetKey', { name: 'db.one' });
+        const created = await store.createIfAbsent(w);
+        expect(created).toEqual({ urn: DS1, aspect: 'datasetKey', version: 0, metadata: w.metadata, systemMetadata: w.systemMetadata, createdOn: w.createdOn, createdBy: ACTOR });
+        expect(await store.getVersion(DS1, 'datasetKey', 0)).toEqual(created);
+        expect(await store.getLatest([DS1])).toEqual([created]);
+      });
+
+      it('leaves a stored latest as it is, whatever the value, and answers undefined', async () => {
+        const first = await store.write(write(DS1, 'datasetKey', { name: 'db.one' }));
+        expect(await store.createIfAbsent(write(DS1, 'datasetKey', { name: 'other' }))).toBeUndefined();
+        expect(await store.getVersion(DS1, 'datasetKey', 0)).toEqual(first.current);
+        expect(await store.getVersion(DS1, 'datasetKey', 1)).toBeUndefined();
+      });
+
+      it('writes it again after the entity was deleted, and a later write supersedes it as usual', async () => {
+        await store.createIfAbsent(write(DS1, 'datasetKey', { name: 'db.one' }));
+        await store.deleteEntity(DS1);
+        expect((await store.createIfAbsent(write(DS1, 'datasetKey', { name: 'db.one' })))?.version).toBe(0);
+        expect((await store.write(write(DS1, 'datasetKey', { name: 'db.two' }))).kind).toBe('updated');
+        expect(JSON.parse((await store.getVersion(DS1, 'datasetKey', 1))!.metadata)).toEqual({ name: 'db.one' });
+      });
+    });
+
     describe('reads', () => {
       beforeEach(async () => {
         await store.write(write(DS1, 'status', { removed: false }));

@@ -257,6 +257,27 @@ describeWithMongo('MongoAspectStore on a MongoDB-wire server', () => {
       }
     });
 
+    it('insert keys written only if absent beside the aspects, in the same request', async () => {
+      const watched = await watchedStore();
+      try {
+        await watched.store.write(aspectWrite(urnOf(0), 'datasetKey', { name: 'together0' }));
+        watched.commands.length = 0;
+        const [created, taken] = await Promise.all([
+          watched.store.createIfAbsent(aspectWrite(urnOf(1), 'datasetKey', { name: 'together1' })),
+          watched.store.createIfAbsent(aspectWrite(urnOf(0), 'datasetKey', { name: 'other' })),
+          watched.store.write(aspectWrite(urnOf(1), 'status', { removed: false })),
+        ]);
+
+        expect(created?.aspect).toBe('datasetKey');
+        expect(taken).toBeUndefined();
+        expect(watched.commands.filter((c) => c === `insert ${ASPECT_COLLECTION}`)).toHaveLength(1);
+        expect(watched.commands.filter((c) => c.startsWith('find '))).toEqual([]);
+        expect(await names(urnOf(1))).toEqual(['datasetKey', 'status']);
+      } finally {
+        await watched.close();
+      }
+    });
+
     it('of a unit name their aspects when it ends, in one directory update', async () => {
       const watched = await watchedStore();
       try {
@@ -407,6 +428,14 @@ describeWithMongo('MongoAspectStore on a MongoDB-wire server', () => {
       expect((await store.write(w)).kind).toBe('replayed');
       expect(await names(DATASET)).toEqual(['status']);
       expect(await store.exists(DATASET)).toBe(true);
+    });
+
+    it('names an aspect found there already by a write only if absent (its writer may have died before naming it)', async () => {
+      const w = aspectWrite(DATASET, 'datasetKey', { name: 'db.table' });
+      await rows.insertOne({ _id: rowId(DATASET, 'datasetKey', 0), urn: DATASET, aspect: 'datasetKey', version: 0, metadata: w.metadata, systemMetadata: JSON.stringify(w.systemMetadata), createdOn: w.createdOn, createdBy: w.createdBy, proposalId: w.proposalId, maxVersion: 0 });
+      expect(await names(DATASET)).toEqual([]);
+      expect(await store.createIfAbsent(aspectWrite(DATASET, 'datasetKey', { name: 'db.table' }))).toBeUndefined();
+      expect(await names(DATASET)).toEqual(['datasetKey']);
     });
 
     it('reads an entity with lookups by _id only, never a filter FerretDB would scan the collection for', async () => {

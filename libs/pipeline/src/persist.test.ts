@@ -381,6 +381,11 @@ describe('Persister: batches', () => {
         writes.push(`${w.urn === DS ? 'first' : 'other'}:${w.aspect}`);
         return store.write(w);
       },
+      createIfAbsent: async (w) => {
+        await new Promise((r) => setTimeout(r, delayMs(w)));
+        writes.push(`${w.urn === DS ? 'first' : 'other'}:${w.aspect}`);
+        return store.createIfAbsent(w);
+      },
       unit: undefined,
     };
   }

@@ -232,11 +232,6 @@ export class Persister {
 
   private async writeKey(checked: CheckedProposal, record: LogRecord<MetadataChangeProposal>, created: AuditStamp): Promise<MetadataChangeLog[]> {
     const keyName = checked.entity.keyAspect.name;
-    const [existing] = await this.store.getLatest([checked.urn], [keyName]);
-    if (existing) {
-      this.remember(checked.urn);
-      return [];
-    }
     const { urn } = this.registry.parseEntityUrn(checked.urn);
     const key = this.registry.keyFromUrn(urn, checked.entity);
     const keyValue = JSON.stringify(key);
@@ -248,7 +243,7 @@ export class Persister {
       aspect: { value: keyValue, contentType: JSON_CONTENT },
       systemMetadata: checked.mcp.systemMetadata,
     };
-    const outcome = await this.store.write({
+    const stored = await this.store.createIfAbsent({
       urn: checked.urn,
       aspect: keyName,
       metadata: keyValue,
@@ -258,8 +253,7 @@ export class Persister {
       proposalId: proposalMark(record.id, record.timestamp, 'key'),
     });
     this.remember(checked.urn);
-    const log = changeLogOf(keyMcp, key, outcome, created);
-    return log ? [log] : [];
+    return stored ? [changeLogOf(keyMcp, key, { kind: 'created', current: stored }, created)!] : [];
   }
 
   private remember(urn: string): void {

@@ -45,6 +45,19 @@ export function likeToGlob(like: string): string {
   return out;
 }
 
+/** A write's columns, but its version. */
+function rowOf(w: AspectWrite) {
+  return {
+    urn: w.urn,
+    aspect: w.aspect,
+    metadata: w.metadata,
+    system_metadata: JSON.stringify(w.systemMetadata),
+    created_on: w.createdOn,
+    created_by: w.createdBy,
+    proposal_id: w.proposalId,
+  };
+}
+
 export class SqliteAspectStore implements AspectStore {
   private readonly stmts;
   private readonly writeTx;
@@ -66,6 +79,9 @@ export class SqliteAspectStore implements AspectStore {
       insert: db.prepare(
         'INSERT INTO metadata_aspect_v2 (urn, aspect, version, metadata, system_metadata, created_on, created_by, proposal_id) VALUES (@urn, @aspect, @version, @metadata, @system_metadata, @created_on, @created_by, @proposal_id)',
       ),
+      insertIfAbsent: db.prepare(
+        'INSERT INTO metadata_aspect_v2 (urn, aspect, version, metadata, system_metadata, created_on, created_by, proposal_id) VALUES (@urn, @aspect, 0, @metadata, @system_metadata, @created_on, @created_by, @proposal_id) ON CONFLICT (urn, aspect, version) DO NOTHING',
+      ),
       replaceLatest: db.prepare(
         'UPDATE metadata_aspect_v2 SET metadata = @metadata, system_metadata = @system_metadata, created_on = @created_on, created_by = @created_by, proposal_id = @proposal_id WHERE urn = @urn AND aspect = @aspect AND version = 0',
       ),
@@ -82,15 +98,7 @@ export class SqliteAspectStore implements AspectStore {
 
   private writeSync(w: AspectWrite): WriteOutcome {
     const current = this.stmts.latest.get(w.urn, w.aspect) as Row | undefined;
-    const next = {
-      urn: w.urn,
-      aspect: w.aspect,
-      metadata: w.metadata,
-      system_metadata: JSON.stringify(w.systemMetadata),
-      created_on: w.createdOn,
-      created_by: w.createdBy,
-      proposal_id: w.proposalId,
-    };
+    const next = rowOf(w);
     if (!current) {
       this.stmts.insert.run({ ...next, version: 0 });
       return { kind: 'created', current: toStored({ ...next, version: 0 }) };
@@ -113,6 +121,11 @@ export class SqliteAspectStore implements AspectStore {
 
   async write(write: AspectWrite): Promise<WriteOutcome> {
     return this.writeTx(write);
+  }
+
+  async createIfAbsent(write: AspectWrite): Promise<StoredAspect | undefined> {
+    const row = rowOf(write);
+    return this.stmts.insertIfAbsent.run(row).changes === 1 ? toStored({ ...row, version: 0 }) : undefined;
   }
 
   async getLatest(urns: readonly string[], aspects?: readonly string[]): Promise<StoredAspect[]> {

@@ -58,12 +58,22 @@ export class MongoAspectStore implements AspectStore {
       ? { kind: 'created', current: toStoredAspect(first) }
       : await writeVersioned(this.rows, this.locks, write);
     // A first write names the aspect; a redelivery names it again, in case its writer died before.
-    if (outcome.kind === 'created' || outcome.kind === 'replayed') {
-      const names = this.unitNames.getStore();
-      if (names) names.push({ urn: write.urn, aspect: write.aspect });
-      else await this.directory.add(write.urn, write.aspect);
-    }
+    if (outcome.kind === 'created' || outcome.kind === 'replayed') await this.nameInUnit(write);
     return outcome;
+  }
+
+  /** Names the aspect either way: a row there already may be one whose writer died before naming it. */
+  async createIfAbsent(write: AspectWrite): Promise<StoredAspect | undefined> {
+    const first = latestFromWrite(write, 0);
+    const created = await this.firstWrites.submit(first);
+    await this.nameInUnit(write);
+    return created ? toStoredAspect(first) : undefined;
+  }
+
+  private async nameInUnit(write: AspectWrite): Promise<void> {
+    const names = this.unitNames.getStore();
+    if (names) names.push({ urn: write.urn, aspect: write.aspect });
+    else await this.directory.add(write.urn, write.aspect);
   }
 
   /**
