@@ -209,19 +209,17 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
       });
     }
     if (has('kafka') && mode === 'distributed') {
+      const proposalsTopic = {
+        brokers: backends.kafka,
+        topic: `${prefixOf(ctx, 'main')}_MetadataChangeProposal_v1`,
+        registryUrl: `${deployment.baseUrl}/schema-registry/api`,
+        ...(deployment.authorization ? { authorization: deployment.authorization } : {}),
+      };
       await attempt(ctx, report, 'kafka', async () => {
         const feed = new ProposalFeed(catalogOf(ctx, NAMESPACES.kafka, options.kafkaEntities));
         const before = searchable;
         const produce = () =>
-          runKafkaProduce(client, feed, {
-            brokers: backends.kafka,
-            topic: `${prefixOf(ctx, 'main')}_MetadataChangeProposal_v1`,
-            registryUrl: `${deployment.baseUrl}/schema-registry/api`,
-            ...(deployment.authorization ? { authorization: deployment.authorization } : {}),
-            rate: options.kafkaRate,
-            maxSeconds: options.maxIngestSeconds,
-            expectSearchable: (n) => before + n,
-          });
+          runKafkaProduce(client, feed, { ...proposalsTopic, rate: options.kafkaRate, maxSeconds: options.maxIngestSeconds, expectSearchable: (n) => before + n });
         const { result, usPerUnit, cores, backendCores } = await withCpu(deployment, produce, (r) => r.proposals);
         report.kafka = { ...result, serverCpuUsPerProposal: usPerUnit, serverCoresByThread: cores, backendCores };
         searchable += feed.entities;
@@ -229,15 +227,7 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
       await attempt(ctx, report, 'kafka burst', async () => {
         const feed = new ProposalFeed(catalogOf(ctx, NAMESPACES.kafkaBurst, options.kafkaBurstEntities));
         const before = searchable;
-        const burst = () =>
-          runKafkaBurst(client, feed, {
-            brokers: backends.kafka,
-            topic: `${prefixOf(ctx, 'main')}_MetadataChangeProposal_v1`,
-            registryUrl: `${deployment.baseUrl}/schema-registry/api`,
-            ...(deployment.authorization ? { authorization: deployment.authorization } : {}),
-            maxSeconds: options.maxIngestSeconds,
-            expectSearchable: (n) => before + n,
-          });
+        const burst = () => runKafkaBurst(client, feed, { ...proposalsTopic, maxSeconds: options.maxIngestSeconds, expectSearchable: (n) => before + n });
         const { result, usPerUnit, cores, backendCores } = await withCpu(deployment, burst, (r) => r.proposals);
         report.kafkaBurst = { ...result, serverCpuUsPerProposal: usPerUnit, serverCoresByThread: cores, backendCores };
         searchable += feed.entities;

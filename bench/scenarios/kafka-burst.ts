@@ -10,7 +10,7 @@ import { Kafka, logLevel } from 'kafkajs';
 import type { CatalogClient } from '../client/catalog-client';
 import { now, round, sleep } from '../stats';
 import { untilSearchable } from './index-lag-probe';
-import { mcpProducer, type McpTopicOptions } from './kafka-produce';
+import { mcpProducer, type KafkaCpuFigures, type McpTopicOptions } from './kafka-produce';
 import type { ProposalFeed } from './proposal-feed';
 
 export interface KafkaBurstOptions extends McpTopicOptions {
@@ -19,7 +19,7 @@ export interface KafkaBurstOptions extends McpTopicOptions {
   readonly expectSearchable: (entitiesSent: number) => number;
 }
 
-export interface KafkaBurstResult {
+export interface KafkaBurstResult extends KafkaCpuFigures {
   readonly proposals: number;
   /** From the first send until Kafka acknowledged the last. */
   readonly producedSeconds: number;
@@ -28,12 +28,6 @@ export interface KafkaBurstResult {
   readonly persistedPerSecond: number;
   /** From the persister's last commit until search found every entity produced. */
   readonly allSearchableAfterMs?: number;
-  /** The catalog's CPU time per proposal (µs), added by the runner. */
-  serverCpuUsPerProposal?: number;
-  /** The cores each of the catalog's threads kept busy meanwhile, added by the runner. */
-  serverCoresByThread?: Record<string, number>;
-  /** The cores each local backend's server process kept busy meanwhile, added by the runner. */
-  backendCores?: Record<string, number>;
 }
 
 /** Proposals a send carries, and sends Kafka has not acknowledged yet. */

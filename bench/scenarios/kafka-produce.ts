@@ -26,19 +26,23 @@ export interface KafkaProduceOptions {
   readonly expectSearchable: (entitiesSent: number) => number;
 }
 
-export interface KafkaProduceResult {
+/** What the runner adds to a Kafka scenario's result. */
+export interface KafkaCpuFigures {
+  /** The catalog's CPU time per proposal (µs). */
+  serverCpuUsPerProposal?: number;
+  /** The cores each of the catalog's threads kept busy meanwhile. */
+  serverCoresByThread?: Record<string, number>;
+  /** The cores each local backend's server process kept busy meanwhile. */
+  backendCores?: Record<string, number>;
+}
+
+export interface KafkaProduceResult extends KafkaCpuFigures {
   readonly proposals: number;
   readonly seconds: number;
   readonly proposalsPerSecond: number;
   readonly indexLagMs: Record<string, number | undefined>;
   readonly lagMarkersNeverFound: number;
   readonly allSearchableAfterMs?: number;
-  /** The catalog's CPU time per proposal (µs), added by the runner. */
-  serverCpuUsPerProposal?: number;
-  /** The cores each of the catalog's threads kept busy meanwhile, added by the runner. */
-  serverCoresByThread?: Record<string, number>;
-  /** The cores each local backend's server process kept busy meanwhile (distributed mode), added by the runner. */
-  backendCores?: Record<string, number>;
 }
 
 const TICK_MS = 20;
