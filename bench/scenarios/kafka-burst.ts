@@ -4,7 +4,7 @@
  * (Kafka, the persister, MongoDB, the change logs) persists proposals when it is not waiting on
  * HTTP clients, set against raw MongoDB upserts of the same rows in the same run.
  */
-import { kafkaGroupId } from '@cairn/adapter-kafka';
+import { groupProgress, kafkaGroupId } from '@cairn/adapter-kafka';
 import { PERSISTER_GROUP } from '@cairn/composition';
 import { Kafka, logLevel } from 'kafkajs';
 import type { CatalogClient } from '../client/catalog-client';
@@ -54,7 +54,7 @@ export async function runKafkaBurst(client: CatalogClient, feed: ProposalFeed, o
     const producedAt = now();
     const groupId = kafkaGroupId(options.topic, PERSISTER_GROUP);
     // The persister commits a batch's offsets once its aspects and change logs are durable.
-    while ((await lagOf(admin, options.topic, groupId)) > 0) {
+    while ((await groupProgress(admin, options.topic, groupId)).lag > 0) {
       if (now() > deadline) throw new Error(`the persister did not take the burst of ${produced} proposals within ${options.maxSeconds} s`);
       await sleep(POLL_MS);
     }
@@ -74,12 +74,3 @@ export async function runKafkaBurst(client: CatalogClient, feed: ProposalFeed, o
   }
 }
 
-/** Records of the topic the group has not committed (a partition it never committed counts from the log's start). */
-async function lagOf(admin: ReturnType<Kafka['admin']>, topic: string, groupId: string): Promise<number> {
-  const [ends, [committed]] = await Promise.all([admin.fetchTopicOffsets(topic), admin.fetchOffsets({ groupId, topics: [topic] })]);
-  const at = new Map((committed?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
-  return ends.reduce((lag, { partition, high, low }) => {
-    const position = at.get(partition) ?? -1;
-    return lag + Number(high) - (position >= 0 ? position : Number(low));
-  }, 0);
-}

@@ -372,18 +372,20 @@ describe('Persister: batches', () => {
 
   /** The embedded store behind a round trip: `delayMs` before each write, which is recorded as `<first|other>:<aspect>`. */
   function remoteStore(delayMs: (w: { urn: string; aspect: string }) => number, writes: string[]): AspectStore {
+    const arrive = async (w: { urn: string; aspect: string }) => {
+      await new Promise((r) => setTimeout(r, delayMs(w)));
+      writes.push(`${w.urn === DS ? 'first' : 'other'}:${w.aspect}`);
+    };
     return {
       ...store,
       getLatest: (urns, aspects) => store.getLatest(urns, aspects),
       deleteEntity: (urn) => store.deleteEntity(urn),
       write: async (w) => {
-        await new Promise((r) => setTimeout(r, delayMs(w)));
-        writes.push(`${w.urn === DS ? 'first' : 'other'}:${w.aspect}`);
+        await arrive(w);
         return store.write(w);
       },
       createIfAbsent: async (w) => {
-        await new Promise((r) => setTimeout(r, delayMs(w)));
-        writes.push(`${w.urn === DS ? 'first' : 'other'}:${w.aspect}`);
+        await arrive(w);
         return store.createIfAbsent(w);
       },
       unit: undefined,

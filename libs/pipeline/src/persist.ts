@@ -4,11 +4,11 @@
  * the failed-proposal topic and the partition moves on.
  *
  * A batch is applied as one store unit (one commit where the engine has transactions), each
- * aspect's proposals in log order (an entity's, when one of them deletes or patches); its change
- * logs and failures are then appended together, in log order, and only then are its proposals
- * settled: a waiting request is answered once its change log is durable. A crash in between loses
- * nothing: the batch is redelivered, its writes are recognised as replayed and their change logs
- * are emitted again.
+ * aspect's proposals in log order (an entity's, when one is no plain upsert or writes the key);
+ * its change logs and failures are then appended together, in log order, and only then are its
+ * proposals settled: a waiting request is answered once its change log is durable. A crash in
+ * between loses nothing: the batch is redelivered, its writes are recognised as replayed and their
+ * change logs are emitted again.
  */
 import { applyPatch, PatchError, RestliError, unprocessable, type Registry } from '@cairn/core';
 import type { AuditStamp, FailedMetadataChangeProposal, MetadataChangeLog, MetadataChangeProposal } from '@cairn/events';
@@ -31,13 +31,7 @@ const CONCURRENT_CHAINS = 128;
  * key aspect itself.
  */
 function writeChains(registry: Registry, batch: readonly LogRecord<MetadataChangeProposal>[]): number[][] {
-  const byEntity = new Map<string, number[]>();
-  batch.forEach((record, i) => {
-    const entity = record.value?.entityUrn ?? record.key;
-    const positions = byEntity.get(entity);
-    if (positions) positions.push(i);
-    else byEntity.set(entity, [i]);
-  });
+  const byEntity = groupPositions(batch.map((_, i) => i), (i) => batch[i]!.value?.entityUrn ?? batch[i]!.key);
   const chains: number[][] = [];
   for (const positions of byEntity.values()) {
     const whole = positions.some((i) => {
@@ -48,16 +42,21 @@ function writeChains(registry: Registry, batch: readonly LogRecord<MetadataChang
       chains.push(positions);
       continue;
     }
-    const byAspect = new Map<string | undefined, number[]>();
-    for (const i of positions) {
-      const aspect = batch[i]!.value?.aspectName;
-      const chain = byAspect.get(aspect);
-      if (chain) chain.push(i);
-      else byAspect.set(aspect, [i]);
-    }
-    chains.push(...byAspect.values());
+    chains.push(...groupPositions(positions, (i) => batch[i]!.value?.aspectName).values());
   }
   return chains;
+}
+
+/** `positions` grouped by `keyOf`, each group in the order given. */
+function groupPositions<K>(positions: readonly number[], keyOf: (i: number) => K): Map<K, number[]> {
+  const groups = new Map<K, number[]>();
+  for (const i of positions) {
+    const key = keyOf(i);
+    const group = groups.get(key);
+    if (group) group.push(i);
+    else groups.set(key, [i]);
+  }
+  return groups;
 }
 
 /** Runs `work` on every item, at most `limit` at a time. */

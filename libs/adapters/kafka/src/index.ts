@@ -1,5 +1,5 @@
 export { kafkaConnection, KafkaConnection, type KafkaConnectionOptions } from './kafka-connection';
-export { kafkaGroupId, KafkaEventLog, type KafkaEventLogOptions } from './kafka-event-log';
+export { groupProgress, kafkaGroupId, KafkaEventLog, type KafkaEventLogOptions } from './kafka-event-log';
 export { KafkaGroupConsumer } from './group-consumer';
 export { kafkaSettingsFromEnv, type ConsumerTuning, type KafkaEnv, type KafkaSettings } from './kafka-settings';
 export { avroValueCodec, jsonValueCodec, isEventTopic, type EventTopic, type EventValue, type ValueCodec } from './value-codecs';

@@ -1,6 +1,6 @@
 /** EventLog on one Kafka topic: keyed messages, values through a codec, records identified by `<partition>:<offset>`. */
 import type { BatchHandler, ConsumeOptions, ConsumerProgress, EventLog, NewRecord } from '@cairn/ports';
-import { Partitioners, type Message, type PartitionMetadata } from 'kafkajs';
+import { Partitioners, type Admin, type Message, type PartitionMetadata } from 'kafkajs';
 import { KafkaGroupConsumer } from './group-consumer';
 import type { KafkaConnection } from './kafka-connection';
 import { appendedIds, type OnUndecodable } from './kafka-records';
@@ -44,6 +44,20 @@ function bySize(messages: readonly Message[], max: number): Message[][] {
  */
 export function kafkaGroupId(topic: string, group: string): string {
   return `${topic}.${group}`;
+}
+
+/** Over partitions: the end offset minus the group's committed offset (the log start where it has none), and the committed offsets. */
+export async function groupProgress(admin: Admin, topic: string, groupId: string): Promise<ConsumerProgress> {
+  const [ends, [committed]] = await Promise.all([admin.fetchTopicOffsets(topic), admin.fetchOffsets({ groupId, topics: [topic] })]);
+  const committedOf = new Map((committed?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
+  return ends.reduce(
+    (sum, { partition, high, low }) => {
+      const at = committedOf.get(partition) ?? -1;
+      const position = at >= 0 ? at : Number(low);
+      return { lag: sum.lag + Number(high) - position, committed: sum.committed + position };
+    },
+    { lag: 0, committed: 0 },
+  );
 }
 
 export interface KafkaEventLogOptions {
@@ -136,20 +150,9 @@ export class KafkaEventLog<T> implements EventLog<T> {
     return (await this.progress(group)).lag;
   }
 
-  /** Over partitions: the end offset minus the group's committed offset (the log start where it has none), and the committed offsets. */
   async progress(group: string): Promise<ConsumerProgress> {
     await this.partitions();
-    const admin = await this.connection.admin();
-    const [ends, [committed]] = await Promise.all([admin.fetchTopicOffsets(this.topic), admin.fetchOffsets({ groupId: this.groupId(group), topics: [this.topic] })]);
-    const committedOf = new Map((committed?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
-    return ends.reduce(
-      (sum, { partition, high, low }) => {
-        const at = committedOf.get(partition) ?? -1;
-        const position = at >= 0 ? at : Number(low);
-        return { lag: sum.lag + Number(high) - position, committed: sum.committed + position };
-      },
-      { lag: 0, committed: 0 },
-    );
+    return groupProgress(await this.connection.admin(), this.topic, this.groupId(group));
   }
 
 }
