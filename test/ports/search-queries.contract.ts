@@ -229,6 +229,42 @@ export function describeSearchQueriesContract(name: string, open: (mappings: Sea
       expect(await urns('tags:Fresh')).toEqual([KAFKA]);
       await put(index, KAFKA, 'globalTags', { tags: [{ tag: 'urn:li:tag:Legacy' }] });
     });
+
+    it("filters, sorts and counts a schema's many field paths and descriptions by every condition", async () => {
+      const field = (fieldPath: string, description?: string) => ({ fieldPath, nativeDataType: 'int', type: { type: { 'com.linkedin.schema.NumberType': {} } }, ...(description ? { description } : {}) });
+      const schemaOf = (...fields: unknown[]) => ({ schemaName: 's', platform: 'urn:li:dataPlatform:hive', version: 0, hash: '', platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } }, fields });
+      await put(index, HIVE, 'schemaMetadata', schemaOf(field('user_id', 'The user'), field('Address.Zip', 'Postal code'), field('42')));
+      await put(index, USERS, 'schemaMetadata', schemaOf(field('user_name', 'Name of the user'), field('address.zip'), field('7')));
+      const where = (condition: string, value?: string, more: Record<string, unknown> = {}) => ({ filter: eq('fieldPaths', value ?? '', { condition, ...more }) });
+      expect(await urns('*', where('EQUAL', 'user_id'))).toEqual([HIVE]);
+      expect(await urns('*', where('EQUAL', 'address.zip'))).toEqual([USERS]);
+      expect(await urns('*', where('EQUAL', 'user'))).toEqual([]);
+      expect(await urns('*', { filter: eq('fieldPaths.keyword', 'Address.Zip') })).toEqual([HIVE]);
+      expect(await urns('*', { filter: { or: [{ and: [{ field: 'fieldPaths', values: ['user_name', 'nope'], condition: 'IN' }] }] } })).toEqual([USERS]);
+      expect((await urns('*', where('START_WITH', 'user_'))).sort()).toEqual([HIVE, USERS].sort());
+      expect(await urns('*', where('START_WITH', 'Addr'))).toEqual([HIVE]);
+      expect(await urns('*', where('CONTAIN', 'ss.Z'))).toEqual([HIVE]);
+      expect(await urns('*', where('END_WITH', '_name'))).toEqual([USERS]);
+      expect((await urns('*', where('EXISTS'))).sort()).toEqual([HIVE, USERS].sort());
+      expect(await urns('*', where('IS_NULL'))).toEqual([KAFKA]);
+      expect((await urns('*', where('EQUAL', 'user_id', { negated: true }))).sort()).toEqual([KAFKA, USERS].sort());
+      expect(await urns('*', { filter: eq('fieldDescriptions', 'Postal code') })).toEqual([HIVE]);
+      expect(await urns('*', { filter: eq('fieldDescriptions', 'postal code') })).toEqual([]);
+      // Words still find them, with a filter beside.
+      expect(await urns('zip', where('START_WITH', 'user_n'))).toEqual([USERS]);
+      expect(await urns('*', { sort: { field: 'fieldPaths', order: 'DESCENDING' } })).toEqual([USERS, HIVE, KAFKA]);
+      const query = { ...planSearch(schema, { entityTypes: ['dataset'], input: '*' }), facets: [{ field: 'fieldPaths', size: 10 }] };
+      const facets = await index.search(query, { from: 0, size: 0 });
+      expect(facets.facets.find((f) => f.field === 'fieldPaths')?.values.slice(0, 2)).toEqual([
+        { value: '42', count: 1 },
+        { value: '7', count: 1 },
+      ]);
+      // A changed schema leaves only its new values.
+      await put(index, HIVE, 'schemaMetadata', schemaOf(field('account_id')));
+      expect(await urns('*', where('EQUAL', 'user_id'))).toEqual([]);
+      expect(await urns('*', where('EQUAL', 'account_id'))).toEqual([HIVE]);
+      expect(await urns('*', { filter: eq('fieldDescriptions', 'Postal code') })).toEqual([]);
+    });
   });
 
   describe(`SearchIndex batch contract: ${name}`, () => {

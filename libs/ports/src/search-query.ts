@@ -15,6 +15,12 @@ export interface IndexFieldMapping {
    * not keep its lower-cased whole values. Absent: true.
    */
   readonly lookupTerms?: boolean;
+  /**
+   * Whether the field holds many values a document (a list of records' fields) that only filters
+   * and sorts read, never a whole-value lookup, facet or autocomplete: an engine may index its whole
+   * values for exact and prefix filters alone. Absent: false.
+   */
+  readonly manyValues?: boolean;
 }
 
 /** Index field → its mapping, per entity type. */

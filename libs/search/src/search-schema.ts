@@ -12,10 +12,12 @@ export interface IndexFieldSpec {
   readonly displayName?: string;
   /** Other names a query may use for this field. */
   readonly aliases: readonly string[];
+  /** Its values come from a list of records (a path with a `*` step, as a schema's field paths): many a document. */
+  readonly listed: boolean;
 }
 
 /** Every document carries its URN, searched by default like the reference's `urn` field. */
-const URN_FIELD: IndexFieldSpec = { name: 'urn', type: 'URN', boost: 1, queryByDefault: true, autocomplete: false, facet: false, aliases: [] };
+const URN_FIELD: IndexFieldSpec = { name: 'urn', type: 'URN', boost: 1, queryByDefault: true, autocomplete: false, facet: false, aliases: [], listed: false };
 
 /** Field types matched word by word; the others match whole values (URNs also by component). */
 export const WORD_TYPES: ReadonlySet<SearchFieldType> = new Set(['TEXT', 'TEXT_PARTIAL', 'WORD_GRAM']);
@@ -34,13 +36,14 @@ function merge(a: IndexFieldSpec | undefined, b: IndexFieldSpec): IndexFieldSpec
     facet: a.facet || b.facet,
     ...((a.displayName ?? b.displayName) ? { displayName: a.displayName ?? b.displayName } : {}),
     aliases: [...new Set([...a.aliases, ...b.aliases])],
+    listed: a.listed || b.listed,
   };
 }
 
 function fieldsOf(entity: EntitySpec): Map<string, IndexFieldSpec> {
   const fields = new Map<string, IndexFieldSpec>([[URN_FIELD.name, URN_FIELD]]);
   const put = (f: IndexFieldSpec) => fields.set(f.name, merge(fields.get(f.name), f));
-  const flag = (name: string, type: SearchFieldType): IndexFieldSpec => ({ name, type, boost: 1, queryByDefault: false, autocomplete: false, facet: false, aliases: [] });
+  const flag = (name: string, type: SearchFieldType): IndexFieldSpec => ({ name, type, boost: 1, queryByDefault: false, autocomplete: false, facet: false, aliases: [], listed: false });
   for (const aspect of entity.aspects.values()) {
     // Time-series values live in their own indexes, not on the entity's document.
     if (aspect.kind === 'timeseries') continue;
@@ -54,6 +57,7 @@ function fieldsOf(entity: EntitySpec): Map<string, IndexFieldSpec> {
         facet: s.addToFilters,
         ...(s.filterNameOverride ? { displayName: s.filterNameOverride } : {}),
         aliases: s.fieldNameAliases,
+        listed: s.path.includes('/*/'),
       });
       if (s.hasValuesFieldName) put(flag(s.hasValuesFieldName, 'BOOLEAN'));
       if (s.numValuesFieldName) put(flag(s.numValuesFieldName, 'COUNT'));
@@ -76,7 +80,7 @@ export class SearchSchema {
     this.fieldMappings = new Map(
       [...this.byEntity].map(([entity, fields]) => [
         entity,
-        new Map([...fields.values()].map((f) => [f.name, { type: f.type, autocomplete: f.autocomplete, lookupTerms: lookedUp(f) }])),
+        new Map([...fields.values()].map((f) => [f.name, { type: f.type, autocomplete: f.autocomplete, lookupTerms: lookedUp(f), manyValues: filteredOnly(f, lookedUp) }])),
       ]),
     );
   }
@@ -142,6 +146,15 @@ export class SearchSchema {
 function wholeValueLookups(fields: readonly IndexFieldSpec[]): (field: IndexFieldSpec) => boolean {
   const lookedUp = new Set(fields.filter((f) => !WORD_TYPES.has(f.type) || f.autocomplete).flatMap((f) => [f.name, ...f.aliases]));
   return (f) => [f.name, ...f.aliases].some((n) => lookedUp.has(n));
+}
+
+/**
+ * Whether only filters and sorts read a field's whole values, a document having many of them: a word
+ * field of a list of records (a dataset's column paths and descriptions) that no whole-value lookup,
+ * facet or autocomplete reads.
+ */
+function filteredOnly(f: IndexFieldSpec, lookedUp: (field: IndexFieldSpec) => boolean): boolean {
+  return f.listed && WORD_TYPES.has(f.type) && !f.facet && !f.autocomplete && !lookedUp(f);
 }
 
 const schemas = new WeakMap<Registry, SearchSchema>();

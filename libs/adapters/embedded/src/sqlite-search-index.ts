@@ -72,7 +72,7 @@ export class SqliteSearchIndex implements SearchIndex {
       readers = this.threads;
     } else {
       const catalog = new DocCatalog(db);
-      const docValues = new DocValues(db);
+      const docValues = new DocValues(db, fields);
       this.reader = new SearchReader(db, fields, catalog, docValues);
       readers = new LocalReaderState(fields, catalog, docValues);
     }

@@ -1,6 +1,6 @@
 import { openDatabase } from '../database';
 import { DocValues } from './doc-values';
-import { createSearchTables } from './search-tables';
+import { createSearchTables, FieldRegistry } from './search-tables';
 
 describe('DocValues', () => {
   function withRows(rows: [number, string][]): DocValues {
@@ -8,7 +8,7 @@ describe('DocValues', () => {
     createSearchTables(db);
     const insert = db.prepare('INSERT INTO search_values (field_id, value, doc_id) VALUES (1, ?, ?)');
     for (const [docId, value] of rows) insert.run(value, docId);
-    return new DocValues(db);
+    return new DocValues(db, new FieldRegistry(db, new Map()));
   }
   const counts = (values: DocValues, docs: number[]) => values.counts(new Map([[1, docs]]), 10);
 

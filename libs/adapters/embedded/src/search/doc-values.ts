@@ -1,9 +1,13 @@
 /**
  * Column-wise field values in memory (like a search engine's doc values), for facets and sorting
  * over many documents at once. A field is loaded from `search_values` the first time a query needs
- * it, then kept in step by the writer.
+ * it (from the stored documents, for a field that keeps its values as tokens), then kept in step by
+ * the writer.
  */
+import { scalarValues } from '@cairn/search';
 import type { EmbeddedDb } from '../database';
+import { MAX_VALUE_LENGTH } from './analysis';
+import type { FieldRegistry } from './search-tables';
 import { smallest } from './smallest';
 
 /** Marks a document with several values: most documents have none or one, and only those look further. */
@@ -110,23 +114,36 @@ function grown(array: Int32Array, needed: number): Int32Array<ArrayBuffer> {
 export class DocValues {
   private readonly fields = new Map<number, FieldValues>();
   private readonly load;
+  private readonly loadFromDocs;
 
-  constructor(db: EmbeddedDb) {
+  constructor(
+    db: EmbeddedDb,
+    private readonly registry: FieldRegistry,
+  ) {
     this.load = db.prepare('SELECT doc_id, value FROM search_values WHERE field_id = ?').raw();
+    this.loadFromDocs = db.prepare('SELECT doc_id, doc -> ? FROM search_docs WHERE entity_type = ?').raw();
   }
 
   private field(fieldId: number): FieldValues {
     let f = this.fields.get(fieldId);
     if (!f) {
       f = new FieldValues();
-      // Rows come in value order: a document's values are gathered before it is set, in doc id order.
-      const byDoc = new Map<number, string[]>();
-      for (const [docId, value] of this.load.iterate(fieldId) as Iterable<[number, string]>) {
-        const values = byDoc.get(docId);
-        if (values) values.push(value);
-        else byDoc.set(docId, [value]);
+      const info = this.registry.byFieldId(fieldId);
+      if (info?.valueTokens) {
+        // The values the writer reports for the field: its scalars short enough to filter by, once each.
+        for (const [docId, json] of this.loadFromDocs.iterate(`$.${JSON.stringify(info.name)}`, info.entityType) as Iterable<[number, string | null]>) {
+          if (json !== null) f.set(docId, [...new Set(scalarValues(JSON.parse(json)).filter((v) => v.length <= MAX_VALUE_LENGTH))]);
+        }
+      } else {
+        // Rows come in value order: a document's values are gathered before it is set, in doc id order.
+        const byDoc = new Map<number, string[]>();
+        for (const [docId, value] of this.load.iterate(fieldId) as Iterable<[number, string]>) {
+          const values = byDoc.get(docId);
+          if (values) values.push(value);
+          else byDoc.set(docId, [value]);
+        }
+        for (const docId of [...byDoc.keys()].sort((a, b) => a - b)) f.set(docId, byDoc.get(docId) ?? []);
       }
-      for (const docId of [...byDoc.keys()].sort((a, b) => a - b)) f.set(docId, byDoc.get(docId) ?? []);
       this.fields.set(fieldId, f);
     }
     return f;

@@ -11,7 +11,7 @@ describe('DocumentWriter', () => {
     const db = openDatabase(':memory:');
     createSearchTables(db);
     const fields = new FieldRegistry(db, new Map());
-    const writer = new DocumentWriter(db, fields, new LocalReaderState(fields, new DocCatalog(db), new DocValues(db)));
+    const writer = new DocumentWriter(db, fields, new LocalReaderState(fields, new DocCatalog(db), new DocValues(db, fields)));
     const unstorable = { urn: 'b', broken: 1n } as unknown as SearchFields;
     expect(() =>
       writer.applyAll([
@@ -34,7 +34,7 @@ describe('DocumentWriter word rows', () => {
   function writerOn(db: ReturnType<typeof openDatabase>): DocumentWriter {
     createSearchTables(db);
     const fields = new FieldRegistry(db, new Map());
-    return new DocumentWriter(db, fields, new LocalReaderState(fields, new DocCatalog(db), new DocValues(db)));
+    return new DocumentWriter(db, fields, new LocalReaderState(fields, new DocCatalog(db), new DocValues(db, fields)));
   }
   const matches = (db: ReturnType<typeof openDatabase>, word: string) =>
     (db.prepare('SELECT rowid FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid').pluck().all(word) as number[]).map((r) => `${Math.floor(r / 65536)}/${r % 65536}`);
@@ -78,7 +78,7 @@ describe('DocumentWriter word rows', () => {
       ['title', { type: 'TEXT' as const, autocomplete: false }],
     ])]]);
     const fields = new FieldRegistry(db, mappings);
-    const writer = new DocumentWriter(db, fields, new LocalReaderState(fields, new DocCatalog(db), new DocValues(db)));
+    const writer = new DocumentWriter(db, fields, new LocalReaderState(fields, new DocCatalog(db), new DocValues(db, fields)));
     writer.applyAll([{ kind: 'upsert', entityType: 'dataset', urn: 'a', fields: { urn: 'a', description: 'Daily Totals', title: 'Daily Totals' } }]);
     const terms = db.prepare('SELECT f.name, t.term FROM search_terms t JOIN search_fields f USING (field_id)').raw().all();
     expect(terms).toEqual([['title', 'daily totals']]);
@@ -93,7 +93,7 @@ describe('DocumentWriter word rows', () => {
     createSearchTables(db);
     const writerWith = (lookupTerms: boolean) => {
       const fields = new FieldRegistry(db, new Map([['dataset', new Map([['description', { type: 'TEXT' as const, autocomplete: false, lookupTerms }]])]]));
-      return new DocumentWriter(db, fields, new LocalReaderState(fields, new DocCatalog(db), new DocValues(db)));
+      return new DocumentWriter(db, fields, new LocalReaderState(fields, new DocCatalog(db), new DocValues(db, fields)));
     };
     const terms = () => db.prepare('SELECT term FROM search_terms').pluck().all();
     writerWith(true).applyAll([{ kind: 'upsert', entityType: 'dataset', urn: 'a', fields: { urn: 'a', description: 'Daily Totals' } }]);

@@ -7,8 +7,9 @@
  * order when it commits: consecutive rows then land on the same B-tree leaves, which at 100k entities
  * are mostly outside the page cache. During a full rebuild they are deferred instead (`DeferredRows`)
  * and written once, in key order, when it ends. A transaction's word rows are written when it
- * commits too, in rowid order (`WordChanges`). Readers' in-memory state follows once the
- * transaction has committed.
+ * commits too, in rowid order (`WordChanges`), as are the value tokens of fields that keep their
+ * values as tokens (`value-tokens.ts`). Readers' in-memory state follows once the transaction has
+ * committed.
  */
 import type { Statement } from 'better-sqlite3';
 import type { SearchFields } from '@cairn/ports';
@@ -19,7 +20,8 @@ import type { MemoryUpdate, ReaderState } from './reader-state';
 import { DeferredRows } from './deferred-rows';
 import { RowChanges } from './row-changes';
 import { WordChanges } from './word-changes';
-import { acTable, acTables, createAcTable, createDeferredRows, DEFERRED_ROWS, defersRows, FIELD_SLOTS, wordRows, type FieldInfo, type FieldRegistry } from './search-tables';
+import { valueTokenText } from './value-tokens';
+import { acTable, acTables, createAcTable, createDeferredRows, DEFERRED_ROWS, defersRows, FIELD_SLOTS, relayFields, wordRows, type FieldInfo, type FieldRegistry } from './search-tables';
 
 interface DocRow {
   doc_id: number;
@@ -42,6 +44,8 @@ export class DocumentWriter {
   /** The open transaction's rows of the word index, and of each entity type's autocomplete word index. */
   private wordChanges = new WordChanges();
   private acWordChanges = new Map<string, WordChanges>();
+  /** The open transaction's rows of the value token index. */
+  private tokenChanges = new WordChanges();
   /** What the open transaction of `openPart` has changed so far, for readers once it commits. */
   private open: (MemoryUpdate | undefined)[] | undefined;
   /** Where value and term rows go during a rebuild (the file says when: the table exists only then). */
@@ -65,6 +69,8 @@ export class DocumentWriter {
       insertValue: db.prepare('INSERT OR IGNORE INTO search_values (field_id, value, doc_id, num) VALUES (?, ?, ?, ?)'),
       insertTerm: db.prepare('INSERT OR IGNORE INTO search_terms (field_id, term, doc_id) VALUES (?, ?, ?)'),
       insertWords: db.prepare('INSERT INTO search_fts (rowid, words) VALUES (?, ?)'),
+      deleteTokens: db.prepare('DELETE FROM search_value_fts WHERE rowid = ?'),
+      insertTokens: db.prepare('INSERT INTO search_value_fts (rowid, tokens) VALUES (?, ?)'),
     };
     this.upsertTx = db.transaction((entityType: string, urn: string, fields: SearchFields) => this.withRowChanges(() => this.upsertSync(entityType, urn, fields)));
     this.deleteTx = db.transaction((entityType: string, urn: string) => this.withRowChanges(() => this.deleteSync(entityType, urn)));
@@ -74,6 +80,7 @@ export class DocumentWriter {
 
   /** The file was replaced under this connection (emptied for a rebuild): it may defer rows now. */
   reopened(): void {
+    this.fieldRegistry.reload();
     this.deferred = defersRows(this.db) ? new DeferredRows(this.db, true) : undefined;
   }
 
@@ -90,14 +97,19 @@ export class DocumentWriter {
     this.termChanges = new RowChanges();
     this.wordChanges = new WordChanges();
     this.acWordChanges = new Map();
+    this.tokenChanges = new WordChanges();
   }
 
-  /** Writes the word rows the transaction changed, and its value and term rows unless they are deferred. */
+  /** Writes the word and token rows the transaction changed, and its value and term rows unless they are deferred. */
   private writeRowChanges(): void {
-    const { deleteWords, insertWords } = this.stmts;
+    const { deleteWords, insertWords, deleteTokens, insertTokens } = this.stmts;
     this.wordChanges.write(
       (rowid) => deleteWords.run(rowid),
       (rowid, words) => insertWords.run(rowid, words),
+    );
+    this.tokenChanges.write(
+      (rowid) => deleteTokens.run(rowid),
+      (rowid, tokens) => insertTokens.run(rowid, tokens),
     );
     for (const [entityType, changes] of this.acWordChanges) {
       const { remove, insert } = this.acWords(entityType);
@@ -280,10 +292,11 @@ export class DocumentWriter {
   }
 
   private unindexField(docId: number, field: FieldInfo, value: unknown): void {
-    const { values, terms, words } = this.rowsOf(field, value, true);
-    this.rowChanges(field.id, docId, values, [...terms], false);
+    const { values, terms, words } = this.rowsOf(field, value, !field.valueTokens);
+    const rowid = docId * FIELD_SLOTS + field.id;
+    if (!field.valueTokens) this.rowChanges(field.id, docId, values, [...terms], false);
+    else if (values.length) this.tokenChanges.remove(rowid);
     if (words.length) {
-      const rowid = docId * FIELD_SLOTS + field.id;
       this.wordChanges.remove(rowid);
       if (field.mapping?.autocomplete) this.acWordChangesOf(field.entityType).remove(rowid);
     }
@@ -292,12 +305,17 @@ export class DocumentWriter {
   /** Writes one field of a document; answers its filterable values. */
   private indexField(docId: number, field: FieldInfo, value: unknown): string[] {
     const { values, terms, words } = this.rowsOf(field, value, false);
-    // A term equal to one of the field's values is found through the value row (most values are
-    // lower case already); `unindexField` still deletes every term, for rows written before.
-    const valueSet = new Set(values);
-    this.rowChanges(field.id, docId, values, [...terms].filter((t) => !valueSet.has(t)), true);
+    const rowid = docId * FIELD_SLOTS + field.id;
+    if (field.valueTokens) {
+      // No whole-value lookup reads such a field (`manyValues`), so it has no terms.
+      if (values.length) this.tokenChanges.add(rowid, valueTokenText(values));
+    } else {
+      // A term equal to one of the field's values is found through the value row (most values are
+      // lower case already); `unindexField` still deletes every term, for rows written before.
+      const valueSet = new Set(values);
+      this.rowChanges(field.id, docId, values, [...terms].filter((t) => !valueSet.has(t)), true);
+    }
     if (words.length) {
-      const rowid = docId * FIELD_SLOTS + field.id;
       const text = words.join(' ');
       this.wordChanges.add(rowid, text);
       if (field.mapping?.autocomplete) this.acWordChangesOf(field.entityType).add(rowid, text);
@@ -353,10 +371,12 @@ export class DocumentWriter {
     this.db.transaction(() => {
       this.db.exec(`
         DELETE FROM search_docs; DELETE FROM search_values; DELETE FROM search_terms; DROP TABLE IF EXISTS ${DEFERRED_ROWS};
-        INSERT INTO search_fts (search_fts) VALUES ('delete-all');`);
+        INSERT INTO search_fts (search_fts) VALUES ('delete-all'); INSERT INTO search_value_fts (search_value_fts) VALUES ('delete-all');`);
       for (const table of acTables(this.db)) this.db.exec(`INSERT INTO ${table} (${table}) VALUES ('delete-all')`);
       if (deferRows) createDeferredRows(this.db);
+      relayFields(this.db, this.fieldRegistry);
     })();
+    this.fieldRegistry.reload();
     this.deferred = deferRows ? new DeferredRows(this.db, true) : undefined;
     this.readers.cleared();
   }

@@ -8,10 +8,14 @@
  */
 import Database from 'better-sqlite3';
 import type { EmbeddedDb } from '../database';
-import { acTables, createAcTableNamed, createDeferredRows, createSearchTables } from './search-tables';
+import { acTables, createAcTableNamed, createDeferredRows, createSearchTables, relayFields, type FieldRegistry } from './search-tables';
 
-/** `db`: the file's writer connection, with no transaction open; `deferRows`: the empty file defers value and term rows (a rebuild's). */
-export async function replaceWithEmpty(db: EmbeddedDb, file: string, deferRows: boolean): Promise<void> {
+/**
+ * `db`: the file's writer connection, with no transaction open; `deferRows`: the empty file defers
+ * value and term rows (a rebuild's); `fields`: the connection's registry, which chooses again which
+ * fields keep their values as tokens (reload it once this is done).
+ */
+export async function replaceWithEmpty(db: EmbeddedDb, file: string, deferRows: boolean, fields: FieldRegistry): Promise<void> {
   const empty = new Database(':memory:');
   try {
     // A backup into a file in WAL mode needs the same page size.
@@ -21,6 +25,7 @@ export async function replaceWithEmpty(db: EmbeddedDb, file: string, deferRows: 
     for (const table of acTables(db)) createAcTableNamed(empty, table);
     const insert = empty.prepare('INSERT INTO search_fields (field_id, entity_type, name) VALUES (?, ?, ?)');
     for (const field of db.prepare('SELECT field_id, entity_type, name FROM search_fields').raw().all() as [number, string, string][]) insert.run(...field);
+    relayFields(empty, fields);
     await empty.backup(file);
   } finally {
     empty.close();

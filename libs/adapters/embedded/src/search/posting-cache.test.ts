@@ -42,7 +42,7 @@ describe('PostingCache', () => {
     createSearchTables(db);
     const fields = new FieldRegistry(db, mappings);
     const catalog = new DocCatalog(db);
-    const writer = new DocumentWriter(db, fields, new LocalReaderState(fields, catalog, new DocValues(db)));
+    const writer = new DocumentWriter(db, fields, new LocalReaderState(fields, catalog, new DocValues(db, fields)));
     const cache = new PostingCache(db, fields, catalog, rowsPerChangedDoc === undefined ? {} : { rowsPerChangedDoc });
     const words = db.prepare('SELECT rowid FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid').pluck();
     const fromIndex = (expression: string) => words.all(expression) as number[];

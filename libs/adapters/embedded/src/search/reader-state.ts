@@ -44,6 +44,8 @@ export class LocalReaderState implements ReaderState {
   }
 
   cleared(): void {
+    // The emptied file may keep some fields' values differently (`relayFields`).
+    this.fields.reload();
     this.catalog.clear();
     this.docValues.clear();
   }

@@ -32,6 +32,6 @@ export function moveSearchTables(from: EmbeddedDb, writer: DocumentWriter): void
   const acIndexes = [...acTables(from), ...(exists(from, 'search_ac_fts') ? ['search_ac_fts'] : [])];
   from.transaction(() => {
     from.exec('DROP VIEW IF EXISTS search_lookup_terms');
-    for (const t of [...tables, 'search_values', 'search_terms', 'search_fields', 'search_fts', ...acIndexes]) from.exec(`DROP TABLE IF EXISTS ${t}`);
+    for (const t of [...tables, 'search_values', 'search_terms', 'search_fields', 'search_fts', 'search_value_fts', ...acIndexes]) from.exec(`DROP TABLE IF EXISTS ${t}`);
   })();
 }

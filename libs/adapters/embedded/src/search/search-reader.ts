@@ -24,11 +24,12 @@ import { holdsWords, queryForms, scalarValues, urnComponents } from '@cairn/sear
 import { numericValue } from './analysis';
 import type { DocCatalog } from './doc-catalog';
 import type { DocValues } from './doc-values';
-import { criterionDocsSql, isNegated, marks, selectionSql, type FieldIds } from './selection-sql';
+import { criterionDocsSql, isNegated, marks, selectionSql, type FilterFields } from './selection-sql';
 import { inOrder, smallest } from './smallest';
 import type { FieldRegistry } from './search-tables';
 import { StatementCache } from './statement-cache';
 import { TermMatcher, type TermMatch } from './term-matcher';
+import { ValueTokenReads } from './value-token-reads';
 
 /** A hit's place in the result order; also what a scroll id carries. */
 interface Position {
@@ -91,6 +92,7 @@ function decodeScrollId(scrollId: string): Position {
 
 export class SearchReader {
   private readonly matcher: TermMatcher;
+  private readonly tokenReads: ValueTokenReads;
   private readonly statements: StatementCache;
   private readonly docById;
   private readonly docField;
@@ -104,6 +106,7 @@ export class SearchReader {
   ) {
     this.statements = new StatementCache(db);
     this.matcher = new TermMatcher(db, this.statements, fieldRegistry, catalog);
+    this.tokenReads = new ValueTokenReads(db, fieldRegistry);
     this.docById = db.prepare('SELECT doc FROM search_docs WHERE doc_id = ?').pluck();
     this.docField = db.prepare('SELECT doc -> ? FROM search_docs WHERE doc_id = ?').pluck();
   }
@@ -119,6 +122,19 @@ export class SearchReader {
     };
   }
 
+  /** The fields a selection's criteria name, in its entity types. */
+  private filterFields(entityTypes: readonly string[]): FilterFields {
+    return {
+      ids: (names) => {
+        const rows: number[] = [];
+        const tokens: number[] = [];
+        for (const id of this.fieldRegistry.ids(entityTypes, names)) (this.fieldRegistry.byFieldId(id)?.valueTokens ? tokens : rows).push(id);
+        return { rows, tokens };
+      },
+      tokenDocs: (c, fieldIds) => this.tokenReads.docs(c, fieldIds),
+    };
+  }
+
   /**
    * Whether a document passes the selection's filter; undefined when it has none. Each criterion's
    * documents come from the value index alone (a join through the documents table reads far more
@@ -126,10 +142,10 @@ export class SearchReader {
    */
   private passingFilter(sel: DocumentSelection): ((docId: number) => boolean) | undefined {
     if (!sel.filter.length) return undefined;
-    const fieldIds: FieldIds = (names) => this.fieldRegistry.ids(sel.entityTypes, names);
+    const fields = this.filterFields(sel.entityTypes);
     const ors = sel.filter.map((and) =>
       and.map((c) => {
-        const { sql, params } = criterionDocsSql(c, fieldIds);
+        const { sql, params } = criterionDocsSql(c, fields);
         return { docs: new Set(this.statements.get(sql).pluck().all(...params) as number[]), negated: isNegated(c) };
       }),
     );
@@ -227,7 +243,7 @@ export class SearchReader {
 
   /** Without terms every score is equal: the URN index gives the page directly. */
   private urnOrderedPage(query: SearchQuery, from: number, size: number, after?: Position): Ranked[] {
-    const { sql, params } = selectionSql(query, (names) => this.fieldRegistry.ids(query.entityTypes, names));
+    const { sql, params } = selectionSql(query, this.filterFields(query.entityTypes));
     const rows = this.statements
       .get(`SELECT doc_id, urn FROM search_docs d WHERE ${sql}${after ? ' AND d.urn > ?' : ''} ORDER BY d.urn LIMIT ? OFFSET ?`)
       .raw()
@@ -366,7 +382,7 @@ export class SearchReader {
   /** The selection as a SQL condition on a `doc_id` column; type and removal come with field ids. */
   private docCondition(sel: DocumentSelection): { sql: string; params: unknown[] } {
     if (sel.filter.length) {
-      const { sql, params } = selectionSql(sel, (names) => this.fieldRegistry.ids(sel.entityTypes, names));
+      const { sql, params } = selectionSql(sel, this.filterFields(sel.entityTypes));
       return { sql: `doc_id IN (SELECT d.doc_id FROM search_docs d WHERE ${sql})`, params };
     }
     return sel.includeRemoved ? { sql: '1', params: [] } : { sql: 'doc_id NOT IN (SELECT doc_id FROM search_docs WHERE removed = 1)', params: [] };

@@ -6,6 +6,9 @@
  * of both tables, whose filters reach each table's primary key) and `search_fts`
  * (words, one row per document field; autocomplete fields also in a smaller word index of their
  * entity type, `search_ac_fts_<type>`, whose first matches for a prefix come without reading the rest).
+ * A field whose many values only filters read (a dataset's column paths) keeps its exact values as
+ * tokens in `search_value_fts` instead of value rows (`value-tokens.ts`); which fields do is recorded
+ * in `search_fields`, chosen when a field is allocated or its file emptied for a rebuild.
  * Field ids are per (entity type, field), so a field id alone selects an entity type, and an FTS
  * rowid `doc_id * FIELD_SLOTS + field_id` names document and field.
  */
@@ -17,6 +20,9 @@ export const FIELD_SLOTS = 65536;
 /** How the word indexes analyse text (readers' scratch index of changed documents too). */
 export const WORD_INDEX_OPTIONS = "content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2'";
 
+/** Value tokens are hexadecimal (`value-tokens.ts`): ASCII, split only at spaces. */
+const VALUE_TOKEN_OPTIONS = "content='', contentless_delete=1, tokenize='ascii'";
+
 export function createSearchTables(db: EmbeddedDb): void {
   db.exec(`
     CREATE TABLE IF NOT EXISTS search_docs (
@@ -25,7 +31,8 @@ export function createSearchTables(db: EmbeddedDb): void {
     CREATE INDEX IF NOT EXISTS search_docs_type ON search_docs (entity_type, removed, urn);
     CREATE INDEX IF NOT EXISTS search_docs_removed ON search_docs (removed) WHERE removed = 1;
     CREATE TABLE IF NOT EXISTS search_fields (
-      field_id INTEGER PRIMARY KEY, entity_type TEXT NOT NULL, name TEXT NOT NULL, UNIQUE (entity_type, name));
+      field_id INTEGER PRIMARY KEY, entity_type TEXT NOT NULL, name TEXT NOT NULL, value_tokens INTEGER NOT NULL DEFAULT 0,
+      UNIQUE (entity_type, name));
     CREATE TABLE IF NOT EXISTS search_values (
       field_id INTEGER NOT NULL, value TEXT NOT NULL, doc_id INTEGER NOT NULL, num REAL,
       PRIMARY KEY (field_id, value, doc_id)) WITHOUT ROWID;
@@ -46,7 +53,11 @@ export function createSearchTables(db: EmbeddedDb): void {
     -- prefix length would be another entry per word written, three times the inserts' time.
     -- (Files made with prefix='2 3 4' keep it until a rebuild copies an empty file over them.)
     CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(words, ${WORD_INDEX_OPTIONS});
+    CREATE VIRTUAL TABLE IF NOT EXISTS search_value_fts USING fts5(tokens, ${VALUE_TOKEN_OPTIONS});
   `);
+  // Files of earlier versions: every field they hold keeps its value rows.
+  const columns = db.prepare('PRAGMA table_info(search_fields)').all() as { name: string }[];
+  if (!columns.some((c) => c.name === 'value_tokens')) db.exec('ALTER TABLE search_fields ADD COLUMN value_tokens INTEGER NOT NULL DEFAULT 0');
 }
 
 /**
@@ -111,18 +122,36 @@ export function wordRows(docId: number, doc: Readonly<Record<string, unknown>>, 
   return rows.sort((a, b) => a.rowid - b.rowid);
 }
 
+/**
+ * Chooses again, by the mappings, which fields of an emptied file keep their values as tokens (a
+ * file of an earlier version gets the current layout this way); its connections' registries reload.
+ */
+export function relayFields(db: EmbeddedDb, fields: { valueTokensOf(entityType: string, name: string): boolean }): void {
+  const set = db.prepare('UPDATE search_fields SET value_tokens = ? WHERE field_id = ?');
+  for (const [id, entityType, name] of db.prepare('SELECT field_id, entity_type, name FROM search_fields').raw().all() as [number, string, string][])
+    set.run(fields.valueTokensOf(entityType, name) ? 1 : 0, id);
+}
+
 export interface FieldInfo {
   readonly id: number;
   readonly entityType: string;
   readonly name: string;
   /** Undefined for a field the mappings do not know. */
   readonly mapping?: IndexFieldMapping;
+  /** Its exact values are tokens of `search_value_fts`, not rows of `search_values`. */
+  readonly valueTokens: boolean;
 }
 
 export interface NewField {
   readonly id: number;
   readonly entityType: string;
   readonly name: string;
+  readonly valueTokens: boolean;
+}
+
+/** Whether a field allocated now keeps its values as tokens: a field the mappings say only filters read. */
+export function valueTokensOf(mappings: SearchMappings, entityType: string, name: string): boolean {
+  return mappings.get(entityType)?.get(name)?.manyValues === true;
 }
 
 /** Field ids, allocated on first use and kept in memory. */
@@ -131,19 +160,28 @@ export class FieldRegistry {
   private added: NewField[] = [];
   private readonly byId = new Map<number, FieldInfo>();
   private readonly insert;
+  private readonly all;
 
   constructor(
     db: EmbeddedDb,
     private readonly mappings: SearchMappings,
   ) {
-    this.insert = db.prepare('INSERT INTO search_fields (entity_type, name) VALUES (?, ?)');
-    const rows = db.prepare('SELECT field_id, entity_type, name FROM search_fields').all() as { field_id: number; entity_type: string; name: string }[];
-    for (const r of rows) this.remember(r.field_id, r.entity_type, r.name);
+    this.insert = db.prepare('INSERT INTO search_fields (entity_type, name, value_tokens) VALUES (?, ?, ?)');
+    this.all = db.prepare('SELECT field_id, entity_type, name, value_tokens FROM search_fields');
+    this.reload();
   }
 
-  private remember(id: number, entityType: string, name: string): FieldInfo {
+  /** Reads every field again: after a rebuild's empty file, whose fields may keep their values differently. */
+  reload(): void {
+    this.byKey.clear();
+    this.byId.clear();
+    this.added = [];
+    for (const r of this.all.all() as { field_id: number; entity_type: string; name: string; value_tokens: number }[]) this.remember(r.field_id, r.entity_type, r.name, r.value_tokens === 1);
+  }
+
+  private remember(id: number, entityType: string, name: string, valueTokens: boolean): FieldInfo {
     const mapping = this.mappings.get(entityType)?.get(name);
-    const info: FieldInfo = { id, entityType, name, ...(mapping ? { mapping } : {}) };
+    const info: FieldInfo = { id, entityType, name, ...(mapping ? { mapping } : {}), valueTokens };
     this.byKey.set(`${entityType}\u0000${name}`, info);
     this.byId.set(id, info);
     return info;
@@ -152,10 +190,11 @@ export class FieldRegistry {
   field(entityType: string, name: string): FieldInfo {
     const known = this.known(entityType, name);
     if (known) return known;
-    const id = Number(this.insert.run(entityType, name).lastInsertRowid);
+    const valueTokens = valueTokensOf(this.mappings, entityType, name);
+    const id = Number(this.insert.run(entityType, name, valueTokens ? 1 : 0).lastInsertRowid);
     if (id >= FIELD_SLOTS) throw new Error(`The embedded search index holds at most ${FIELD_SLOTS - 1} fields`);
-    this.added.push({ id, entityType, name });
-    return this.remember(id, entityType, name);
+    this.added.push({ id, entityType, name, valueTokens });
+    return this.remember(id, entityType, name, valueTokens);
   }
 
   /** Fields allocated since the last call, for readers in other threads to learn. */
@@ -175,7 +214,7 @@ export class FieldRegistry {
 
   /** A field another connection allocated. */
   learn(field: NewField): void {
-    if (!this.byId.has(field.id)) this.remember(field.id, field.entityType, field.name);
+    if (!this.byId.has(field.id)) this.remember(field.id, field.entityType, field.name, field.valueTokens);
   }
 
   /** A field already allocated (by this connection or learned from another), without allocating it. */
@@ -197,5 +236,10 @@ export class FieldRegistry {
 
   byFieldId(id: number): FieldInfo | undefined {
     return this.byId.get(id);
+  }
+
+  /** Whether a field's values are to be kept as tokens, by the mappings (in a file emptied for a rebuild). */
+  valueTokensOf(entityType: string, name: string): boolean {
+    return valueTokensOf(this.mappings, entityType, name);
   }
 }

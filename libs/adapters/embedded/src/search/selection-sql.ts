@@ -1,4 +1,7 @@
-/** A DocumentSelection as a SQL condition over `search_docs d`, criteria as lookups in `search_values`. */
+/**
+ * A DocumentSelection as a SQL condition over `search_docs d`, criteria as lookups in `search_values`
+ * (and, for fields keeping their values as tokens, the documents the token index gives).
+ */
 import { ENTITY_TYPE_FIELD, type DocumentSelection, type FilterCriterion } from '@cairn/ports';
 import { numericValue } from './analysis';
 
@@ -7,8 +10,13 @@ export interface Sql {
   readonly params: unknown[];
 }
 
-/** Field ids of index field names within the selection's entity types (absent fields have none). */
-export type FieldIds = (names: readonly string[]) => number[];
+/** The fields criteria name, within the selection's entity types. */
+export interface FilterFields {
+  /** Ids of index field names (absent fields have none): of fields with value rows, and of fields with value tokens. */
+  ids(names: readonly string[]): { readonly rows: number[]; readonly tokens: number[] };
+  /** Documents with a value of one of the token fields passing the criterion (before its negation). */
+  tokenDocs(c: FilterCriterion, fieldIds: readonly number[]): readonly number[];
+}
 
 const LAST_CHAR = '\u{10FFFF}';
 export const marks = (n: number) => Array.from({ length: n }, () => '?').join(',');
@@ -47,15 +55,20 @@ function entityTypeCondition(c: FilterCriterion): Sql {
 }
 
 /** The documents a criterion holds for, before its negation: a query of doc ids. */
-export function criterionDocsSql(c: FilterCriterion, fieldIds: FieldIds): Sql {
+export function criterionDocsSql(c: FilterCriterion, fields: FilterFields): Sql {
   if (c.fields.includes(ENTITY_TYPE_FIELD)) {
     const type = entityTypeCondition(c);
     return { sql: `SELECT d.doc_id FROM search_docs d WHERE ${type.sql}`, params: type.params };
   }
-  const ids = fieldIds(c.fields);
-  if (ids.length === 0) return { sql: 'SELECT NULL WHERE 0', params: [] };
-  const value = valueCondition(c, 'value', 'num');
-  return { sql: `SELECT doc_id FROM search_values WHERE field_id IN (${marks(ids.length)}) AND ${value.sql}`, params: [...ids, ...value.params] };
+  const { rows, tokens } = fields.ids(c.fields);
+  const parts: Sql[] = [];
+  if (rows.length) {
+    const value = valueCondition(c, 'value', 'num');
+    parts.push({ sql: `SELECT doc_id FROM search_values WHERE field_id IN (${marks(rows.length)}) AND ${value.sql}`, params: [...rows, ...value.params] });
+  }
+  if (tokens.length) parts.push({ sql: 'SELECT value FROM json_each(?)', params: [JSON.stringify(fields.tokenDocs(c, tokens))] });
+  if (parts.length === 0) return { sql: 'SELECT NULL WHERE 0', params: [] };
+  return { sql: parts.map((p) => p.sql).join(' UNION ALL '), params: parts.flatMap((p) => p.params) };
 }
 
 /** Whether the criterion is negated: asked to be, or IS_NULL (the negation of EXISTS). */
@@ -63,18 +76,18 @@ export const isNegated = (c: FilterCriterion) => c.negated !== (c.condition === 
 
 const inSql = (docs: Sql): Sql => ({ sql: `d.doc_id IN (${docs.sql})`, params: docs.params });
 
-function criterionSql(c: FilterCriterion, fieldIds: FieldIds): Sql {
-  const positive = c.fields.includes(ENTITY_TYPE_FIELD) ? entityTypeCondition(c) : inSql(criterionDocsSql(c, fieldIds));
+function criterionSql(c: FilterCriterion, fields: FilterFields): Sql {
+  const positive = c.fields.includes(ENTITY_TYPE_FIELD) ? entityTypeCondition(c) : inSql(criterionDocsSql(c, fields));
   return isNegated(c) ? { sql: `NOT (${positive.sql})`, params: positive.params } : positive;
 }
 
-export function selectionSql(sel: DocumentSelection, fieldIds: FieldIds): Sql {
+export function selectionSql(sel: DocumentSelection, fields: FilterFields): Sql {
   const clauses = [`d.entity_type IN (${marks(sel.entityTypes.length)})`];
   const params: unknown[] = [...sel.entityTypes];
   if (!sel.includeRemoved) clauses.push('d.removed = 0');
   if (sel.filter.length) {
     const ors = sel.filter.map((and) => {
-      const parts = and.map((c) => criterionSql(c, fieldIds));
+      const parts = and.map((c) => criterionSql(c, fields));
       for (const p of parts) params.push(...p.params);
       return `(${parts.map((p) => p.sql).join(' AND ')})`;
     });

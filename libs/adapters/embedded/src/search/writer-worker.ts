@@ -23,7 +23,8 @@ collectGarbageWhenIdle();
 const { file, mappings, sync } = workerData as { file: string; mappings: SearchMappings; sync: DatabaseOptions['sync'] };
 const db = openWriteConnection(file, { sync });
 let committed: { fields: NewField[]; updates: MemoryUpdate[] } = { fields: [], updates: [] };
-const writer = new DocumentWriter(db, new FieldRegistry(db, mappings), {
+const fields = new FieldRegistry(db, mappings);
+const writer = new DocumentWriter(db, fields, {
   // A batch of thousands of documents: concatenated, not spread into arguments.
   committed: (fields, updates) => {
     committed = { fields: committed.fields.concat(fields), updates: committed.updates.concat(updates) };
@@ -83,7 +84,7 @@ function receive(m: WriterRequest): void {
       return;
     case 'clear':
       clearing = true;
-      replaceWithEmpty(db, file, m.deferRows).then(
+      replaceWithEmpty(db, file, m.deferRows, fields).then(
         () => cleared(m.id),
         (err: unknown) => cleared(m.id, err),
       );

@@ -1,0 +1,93 @@
+/**
+ * Filters on fields that keep their values as tokens (`value-tokens.ts`). Exact values, prefixes
+ * and presence are read from the token index; the other conditions (contains, ends with, ranges),
+ * rare on column paths, read the field from each stored document of its entity type.
+ */
+import type { FilterCriterion } from '@cairn/ports';
+import { scalarValues } from '@cairn/search';
+import type { EmbeddedDb } from '../database';
+import { MAX_VALUE_LENGTH, numericValue } from './analysis';
+import { FIELD_SLOTS, type FieldRegistry } from './search-tables';
+import { anyValueQuery, prefixQuery } from './value-tokens';
+
+/** Whether a value passes a condition the token index cannot answer, as the value rows' SQL would decide. */
+function valueTest(c: FilterCriterion): (value: string) => boolean {
+  const [x = ''] = c.values;
+  const n = numericValue(x);
+  const compared = (holds: (order: number) => boolean) => (v: string) => {
+    if (n === null) return holds(v < x ? -1 : v > x ? 1 : 0);
+    // As the rows' numeric column: only numeric values compare with a number.
+    const m = numericValue(v);
+    return m !== null && holds(m - n);
+  };
+  switch (c.condition) {
+    case 'CONTAIN':
+      return (v) => v.includes(x);
+    case 'END_WITH':
+      return (v) => v.endsWith(x);
+    case 'GREATER_THAN':
+      return compared((o) => o > 0);
+    case 'GREATER_THAN_OR_EQUAL_TO':
+      return compared((o) => o >= 0);
+    case 'LESS_THAN':
+      return compared((o) => o < 0);
+    case 'LESS_THAN_OR_EQUAL_TO':
+      return compared((o) => o <= 0);
+    default:
+      throw new Error(`The token index answers ${c.condition} itself`);
+  }
+}
+
+export class ValueTokenReads {
+  private readonly matching;
+  private readonly rows;
+  private readonly fieldOfDocs;
+
+  constructor(
+    db: EmbeddedDb,
+    private readonly registry: FieldRegistry,
+  ) {
+    const inFields = `rowid % ${FIELD_SLOTS} IN (SELECT value FROM json_each(?))`;
+    this.matching = db.prepare(`SELECT rowid FROM search_value_fts WHERE search_value_fts MATCH ? AND ${inFields}`).pluck();
+    this.rows = db.prepare(`SELECT rowid FROM search_value_fts WHERE ${inFields}`).pluck();
+    this.fieldOfDocs = db.prepare('SELECT doc_id, doc -> ? FROM search_docs WHERE entity_type = ?').raw();
+  }
+
+  /** Documents with a value of one of the fields passing the criterion (before its negation), ascending. */
+  docs(c: FilterCriterion, fieldIds: readonly number[]): number[] {
+    const values = c.values.filter((v) => v.length <= MAX_VALUE_LENGTH);
+    switch (c.condition) {
+      case 'EQUAL':
+      case 'IN':
+        return values.length ? this.docsOf(this.matching.all(anyValueQuery(values), JSON.stringify(fieldIds)) as number[]) : [];
+      case 'START_WITH': {
+        const [prefix = ''] = c.values;
+        if (prefix === '') return this.docsOf(this.rows.all(JSON.stringify(fieldIds)) as number[]);
+        return values.length ? this.docsOf(this.matching.all(prefixQuery(prefix), JSON.stringify(fieldIds)) as number[]) : [];
+      }
+      case 'EXISTS':
+      case 'IS_NULL':
+        return this.docsOf(this.rows.all(JSON.stringify(fieldIds)) as number[]);
+      default:
+        return this.scanned(valueTest(c), fieldIds);
+    }
+  }
+
+  private docsOf(rowids: readonly number[]): number[] {
+    const docs = new Set<number>();
+    for (const rowid of rowids) docs.add(Math.floor(rowid / FIELD_SLOTS));
+    return [...docs].sort((a, b) => a - b);
+  }
+
+  private scanned(test: (value: string) => boolean, fieldIds: readonly number[]): number[] {
+    const docs = new Set<number>();
+    for (const id of fieldIds) {
+      const field = this.registry.byFieldId(id);
+      if (!field) continue;
+      for (const [docId, json] of this.fieldOfDocs.iterate(`$.${JSON.stringify(field.name)}`, field.entityType) as Iterable<[number, string | null]>) {
+        if (json !== null && scalarValues(JSON.parse(json)).some((v) => v.length <= MAX_VALUE_LENGTH && test(v))) docs.add(docId);
+      }
+    }
+    return [...docs].sort((a, b) => a - b);
+  }
+}
