@@ -208,6 +208,14 @@ export function describeAspectStoreContract(name: string, open: () => Promise<Op
         expect(await store.getVersion(DS1, 'datasetKey', 1)).toBeUndefined();
       });
 
+      it('answers the row a write of the same proposal made, which still owes its change log', async () => {
+        const w = write(DS1, 'datasetKey', { name: 'db.one' });
+        const created = await store.createIfAbsent(w);
+        expect(await store.createIfAbsent(w)).toEqual(created);
+        expect(await store.createIfAbsent({ ...w, proposalId: `${w.proposalId}/other` })).toBeUndefined();
+        expect(await store.getVersion(DS1, 'datasetKey', 1)).toBeUndefined();
+      });
+
       it('writes it again after the entity was deleted, and a later write supersedes it as usual', async () => {
         await store.createIfAbsent(write(DS1, 'datasetKey', { name: 'db.one' }));
         await store.deleteEntity(DS1);

@@ -288,6 +288,45 @@ describe('Persister: failures', () => {
   });
 });
 
+describe("Persister: an entity's key change log", () => {
+  it('is logged by the retry of a proposal whose aspect failed after its key was written', async () => {
+    const write = store.write.bind(store);
+    let failures = 1;
+    store.write = async (w) => {
+      if (failures-- > 0) throw new Error('disk hiccup');
+      return write(w);
+    };
+    const r = upsert('status', { removed: false });
+    await apply(r);
+    expect(failures).toBe(-1);
+    await expect(notifier.wait(r.id, 100)).resolves.toEqual({});
+    expect((await drain(logs.versionedChangeLog)).map((l) => l.aspectName)).toEqual(['datasetKey', 'status']);
+  });
+
+  it('is logged again when its proposal is delivered again after the change logs were lost', async () => {
+    const r = upsert('status', { removed: false });
+    const append = logs.versionedChangeLog.append.bind(logs.versionedChangeLog);
+    logs.versionedChangeLog.append = async () => {
+      throw new Error('log unavailable');
+    };
+    await expect(persister.handleBatch([r])).rejects.toThrow('log unavailable');
+    expect(await latest('datasetKey')).toEqual(DS_KEY);
+    logs.versionedChangeLog.append = append;
+    // The process restarts and the proposal comes again.
+    persister = new Persister(registry, store, logs, notifier);
+    await apply(r);
+    expect((await drain(logs.versionedChangeLog)).map((l) => [l.aspectName, JSON.parse(l.aspect!.value)])).toEqual([
+      ['datasetKey', DS_KEY],
+      ['status', { removed: false }],
+    ]);
+    // Another proposal finds the key written by the first one: no change log is owed for it.
+    await apply(upsert('ownership', OWNERSHIP));
+    persister = new Persister(registry, store, logs, notifier);
+    await apply(upsert('status', { removed: true }));
+    expect((await drain(logs.versionedChangeLog)).map((l) => l.aspectName)).toEqual(['datasetKey', 'status', 'ownership', 'status']);
+  });
+});
+
 describe('Persister: deletes', () => {
   beforeEach(async () => {
     await apply(upsert('status', { removed: false }), upsert('status', { removed: true }), upsert('ownership', OWNERSHIP));

@@ -195,7 +195,9 @@ export class Persister {
         proposalId: proposalMark(record.id, record.timestamp),
       }),
     ]);
-    if (checked.aspect.kind === 'key') this.remember(checked.urn);
+    // A key whose change log this proposal owes is known once it applied: had it failed, its retry
+    // would find the key its own (`createIfAbsent`) and log it then.
+    if (checked.aspect.kind === 'key' || keyLogs.length) this.remember(checked.urn);
     const log = changeLogOf(mcp, value, outcome, created);
     return { result: {}, versioned: log ? [...keyLogs, log] : keyLogs, timeseries: [] };
   }
@@ -251,8 +253,12 @@ export class Persister {
       createdBy: created.actor,
       proposalId: proposalMark(record.id, record.timestamp, 'key'),
     });
-    this.remember(checked.urn);
-    return stored ? [changeLogOf(keyMcp, key, { kind: 'created', current: stored }, created)!] : [];
+    if (!stored) {
+      // Another proposal's key, whose change log went with it.
+      this.remember(checked.urn);
+      return [];
+    }
+    return [changeLogOf(keyMcp, key, { kind: 'created', current: stored }, created)!];
   }
 
   private remember(urn: string): void {

@@ -51,9 +51,11 @@ export interface AspectScan {
 export interface AspectStore {
   write(write: AspectWrite): Promise<WriteOutcome>;
   /**
-   * Writes the aspect's version 0 unless it has one, and leaves a stored one as it is: the created
-   * row, or undefined. An entity's key aspect is written so beside its first aspect, in one atomic
-   * request where the store is a round trip away instead of a read, then a write.
+   * Writes the aspect's version 0 unless it has one, and leaves a stored one as it is. Answers the
+   * row when this write created it, or a write with the same `proposalId` did (the proposal
+   * delivered again, or retried after a later failure: its change log is still owed); undefined
+   * when another write's row is there. An entity's key aspect is written so beside its first
+   * aspect, in one atomic request where the store is a round trip away instead of a read, then a write.
    */
   createIfAbsent(write: AspectWrite): Promise<StoredAspect | undefined>;
   /** Latest (version 0) rows of the given URNs, optionally only of some aspects. */

@@ -125,7 +125,9 @@ export class SqliteAspectStore implements AspectStore {
 
   async createIfAbsent(write: AspectWrite): Promise<StoredAspect | undefined> {
     const row = rowOf(write);
-    return this.stmts.insertIfAbsent.run(row).changes === 1 ? toStored({ ...row, version: 0 }) : undefined;
+    if (this.stmts.insertIfAbsent.run(row).changes === 1) return toStored({ ...row, version: 0 });
+    const stored = this.stmts.latest.get(write.urn, write.aspect) as Row | undefined;
+    return stored?.proposal_id === write.proposalId ? toStored(stored) : undefined;
   }
 
   async getLatest(urns: readonly string[], aspects?: readonly string[]): Promise<StoredAspect[]> {

@@ -62,12 +62,17 @@ export class MongoAspectStore implements AspectStore {
     return outcome;
   }
 
-  /** Names the aspect either way: a row there already may be one whose writer died before naming it. */
+  /**
+   * Names the aspect either way: a row there already may be one whose writer died before naming it.
+   * A row there already is read only to tell whether the same proposal wrote it.
+   */
   async createIfAbsent(write: AspectWrite): Promise<StoredAspect | undefined> {
     const first = latestFromWrite(write, 0);
     const created = await this.firstWrites.submit(first);
     await this.nameInUnit(write);
-    return created ? toStoredAspect(first) : undefined;
+    if (created) return toStoredAspect(first);
+    const stored = await this.rows.findOne({ _id: first._id });
+    return stored?.proposalId === write.proposalId ? toStoredAspect(stored) : undefined;
   }
 
   private async nameInUnit(write: AspectWrite): Promise<void> {
