@@ -39,6 +39,9 @@ describe('SQLite search index written by earlier versions', () => {
 
   it('forgets a term row that repeats a value row once the value changes', async () => {
     const db = openDatabase(':memory:');
+    // A field an earlier version allocated keeps term rows.
+    new SqliteSearchIndex(db, schema.mappings());
+    db.prepare("INSERT INTO search_fields (entity_type, name) VALUES ('dataset', 'owners')").run();
     const index = new SqliteSearchIndex(db, schema.mappings());
     const owned = async (owner: string) => (await index.search(planSearch(schema, { entityTypes: ['dataset'], input: `owners:${owner}` }), { from: 0, size: 10 })).hits.map((h) => h.urn);
     await index.upsertFields('dataset', urn, { urn, ...ownership('urn:li:corpuser:jdoe') });

@@ -1,15 +1,16 @@
 /**
  * Fields whose many values only filters read (a schema's field paths and descriptions) keep them as
- * tokens in the embedded search file: every filter answers as it does from value rows, files of
- * earlier versions keep their rows until a rebuild, and a rebuild lays them out anew.
+ * tokens in the embedded search file, and other fields their lookup terms: every filter answers as
+ * it does from value rows, fields of earlier versions' files keep their rows until a rebuild, and a
+ * rebuild lays them out anew.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { openDatabase, SqliteSearchIndex, type EmbeddedDb } from '@cairn/adapter-embedded';
 import { defaultRegistry } from '@cairn/core';
 import type { FilterCondition, SearchMappings } from '@cairn/ports';
-import { planSearch, searchFieldsOf, searchSchemaOf } from '@cairn/search';
+import { planAutocomplete, planSearch, searchFieldsOf, searchSchemaOf } from '@cairn/search';
 
 const registry = defaultRegistry();
 const schema = searchSchemaOf(registry);
@@ -77,9 +78,70 @@ async function answers(index: SqliteSearchIndex): Promise<Record<string, string[
   return out;
 }
 
-const rows = (db: EmbeddedDb, sql: string) => db.prepare(sql).pluck().get() as number;
-const fieldPathRows = (db: EmbeddedDb) => rows(db, "SELECT COUNT(*) FROM search_values v JOIN search_fields f USING (field_id) WHERE f.name = 'fieldPaths'");
-const tokenRows = (db: EmbeddedDb) => rows(db, 'SELECT COUNT(*) FROM search_value_fts');
+const count = (db: EmbeddedDb, sql: string) => db.prepare(sql).pluck().get() as number;
+const fieldPathRows = (db: EmbeddedDb) => count(db, "SELECT COUNT(*) FROM search_values v JOIN search_fields f USING (field_id) WHERE f.name = 'fieldPaths'");
+/** Token rows of fields keeping their values as tokens. */
+const tokenRows = (db: EmbeddedDb) => count(db, 'SELECT COUNT(*) FROM search_value_fts v JOIN search_fields f ON f.field_id = v.rowid % 65536 WHERE f.value_tokens = 1');
+const termRows = (db: EmbeddedDb) => count(db, 'SELECT COUNT(*) FROM search_terms');
+
+/** A file whose fields an earlier version allocated (every model field of datasets): they keep value and term rows. */
+function earlierVersionFile(file: string): void {
+  const db = openDatabase(file);
+  new SqliteSearchIndex(db, mappings);
+  const allocate = db.prepare("INSERT INTO search_fields (entity_type, name) VALUES ('dataset', ?)");
+  for (const name of mappings.get('dataset')!.keys()) allocate.run(name);
+  // Nor had it the columns that say how a field keeps them.
+  db.exec('ALTER TABLE search_fields DROP COLUMN value_tokens; ALTER TABLE search_fields DROP COLUMN term_tokens');
+  db.close();
+}
+
+const NAMES = ['SampleHiveDataset', 'sample_orders', 'Sample', 'orders_daily', 'ORDERS', 'sampler'];
+
+/** Datasets with key fields, names and tags, as the search projector writes them. */
+async function seededNames(index: SqliteSearchIndex): Promise<void> {
+  for (const [i, name] of NAMES.entries()) {
+    const urn = ds(name);
+    const { urn: parsed, entity } = registry.parseEntityUrn(urn);
+    const key = searchFieldsOf(entity.keyAspect, registry.keyFromUrn(parsed, entity));
+    const tags = searchFieldsOf(entity.aspects.get('globalTags')!, { tags: [{ tag: `urn:li:tag:T${i % 2}` }] });
+    const properties = searchFieldsOf(entity.aspects.get('datasetProperties')!, { name, customProperties: {} });
+    await index.upsertFields('dataset', urn, { urn, ...key, ...tags, ...properties });
+  }
+}
+
+/** Whole-value lookups, autocomplete and ranked search, with scores. */
+async function lookups(index: SqliteSearchIndex): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for (const input of ['tags:t0', 'tags:urn:li:tag:T1', 'name:sample', 'name:ORDERS', 'urn:hive', 'platform:hive', 'sample', 'orders', 'samp', 'sample orders']) {
+    const page = await index.search(planSearch(schema, { entityTypes: ['dataset'], input }), { from: 0, size: 10 });
+    out.push([input, page.total, page.hits.map((h) => [h.urn, h.score])]);
+  }
+  for (const query of ['s', 'samp', 'sample', 'SAMPLE_', 'orders', 'o', 'hive']) {
+    out.push([query, await index.autocomplete(planAutocomplete(schema, { entityTypes: ['dataset'], query, limit: 10 }))]);
+  }
+  return out;
+}
+
+describe('SQLite search index: term tokens', () => {
+  it('answers whole-value lookups, autocomplete and ranking as term rows do, writing no term rows', async () => {
+    const earlier = join(mkdtempSync(join(tmpdir(), 'cairn-term-tokens-')), 'earlier.sqlite');
+    earlierVersionFile(earlier);
+    const byRows = openDatabase(earlier);
+    const byTokens = openDatabase(':memory:');
+    const rowsIndex = new SqliteSearchIndex(byRows, mappings);
+    const tokensIndex = new SqliteSearchIndex(byTokens, mappings);
+    await seededNames(rowsIndex);
+    await seededNames(tokensIndex);
+    expect(termRows(byRows)).toBeGreaterThan(0);
+    expect(termRows(byTokens)).toBe(0);
+    const expected = await lookups(rowsIndex);
+    expect(expected[0]).toEqual(['tags:t0', 3, expect.any(Array)]);
+    expect(await lookups(tokensIndex)).toEqual(expected);
+    byRows.close();
+    byTokens.close();
+    rmSync(dirname(earlier), { recursive: true, force: true });
+  });
+});
 
 describe('SQLite search index: value tokens', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cairn-value-tokens-'));
@@ -103,28 +165,36 @@ describe('SQLite search index: value tokens', () => {
     byTokens.close();
   });
 
-  it('keeps the value rows of a file of an earlier version until a rebuild lays the fields out anew', async () => {
+  it('keeps the value and term rows of fields an earlier version allocated until a rebuild lays the fields out anew', async () => {
     const file = join(dir, 'earlier.sqlite');
-    const earlier = openDatabase(file);
-    await seeded(new SqliteSearchIndex(earlier, rowsOnly));
-    const expected = await answers(new SqliteSearchIndex(earlier, rowsOnly));
-    // Earlier versions had no column saying how a field keeps its values.
-    earlier.exec('ALTER TABLE search_fields DROP COLUMN value_tokens');
-    earlier.close();
+    earlierVersionFile(file);
+    const byRows = openDatabase(':memory:');
+    const rowsIndex = new SqliteSearchIndex(byRows, rowsOnly);
+    await seeded(rowsIndex);
+    const expected = await answers(rowsIndex);
+    byRows.close();
 
     const db = openDatabase(file);
     const index = new SqliteSearchIndex(db, mappings, { writerThread: true, readThreads: 1 });
-    expect(await answers(index)).toEqual(expected);
     await seeded(index);
     expect(fieldPathRows(db)).toBeGreaterThan(0);
     expect(tokenRows(db)).toBe(0);
+    expect(termRows(db)).toBeGreaterThan(0);
+    expect(await answers(index)).toEqual(expected);
+    const lookup = (input: string) => index.search(planSearch(schema, { entityTypes: ['dataset'], input }), { from: 0, size: 10 }).then((r) => r.hits.map((h) => h.urn));
+    expect(await lookup('urn:urn:li:dataset:(urn:li:dataPlatform:hive,b,PROD)')).toEqual([ds('b')]);
+    // A URN field's components are lookup terms.
+    expect(await lookup('urn:HIVE')).toHaveLength(4);
 
     await index.clearForRebuild();
     await seeded(index);
     await index.rebuilt();
     expect(fieldPathRows(db)).toBe(0);
     expect(tokenRows(db)).toBe(5);
+    expect(termRows(db)).toBe(0);
     expect(await answers(index)).toEqual(expected);
+    expect(await lookup('urn:urn:li:dataset:(urn:li:dataPlatform:hive,b,PROD)')).toEqual([ds('b')]);
+    expect(await lookup('urn:HIVE')).toHaveLength(4);
     await index.close();
     db.close();
   });

@@ -7,8 +7,8 @@
  * order when it commits: consecutive rows then land on the same B-tree leaves, which at 100k entities
  * are mostly outside the page cache. During a full rebuild they are deferred instead (`DeferredRows`)
  * and written once, in key order, when it ends. A transaction's word rows are written when it
- * commits too, in rowid order (`WordChanges`), as are the value tokens of fields that keep their
- * values as tokens (`value-tokens.ts`). Readers' in-memory state follows once the transaction has
+ * commits too, in rowid order (`WordChanges`), as are the value and term tokens of fields that keep
+ * them as tokens (`value-tokens.ts`). Readers' in-memory state follows once the transaction has
  * committed.
  */
 import type { Statement } from 'better-sqlite3';
@@ -20,7 +20,7 @@ import type { MemoryUpdate, ReaderState } from './reader-state';
 import { DeferredRows } from './deferred-rows';
 import { RowChanges } from './row-changes';
 import { WordChanges } from './word-changes';
-import { valueTokenText } from './value-tokens';
+import { termTokenText, valueTokenText } from './value-tokens';
 import { acTable, acTables, createAcTable, createDeferredRows, DEFERRED_ROWS, defersRows, FIELD_SLOTS, relayFields, wordRows, type FieldInfo, type FieldRegistry } from './search-tables';
 
 interface DocRow {
@@ -291,11 +291,27 @@ export class DocumentWriter {
     return { values: [...new Set(values.filter((v) => v.length <= MAX_VALUE_LENGTH))], terms, words };
   }
 
+  /**
+   * The lookup terms a field writes: those equal to none of its values, which are found through the
+   * value rows (most values are lower case already).
+   */
+  private writtenTerms(values: readonly string[], terms: ReadonlySet<string>): string[] {
+    const valueSet = new Set(values);
+    return [...terms].filter((t) => !valueSet.has(t));
+  }
+
   private unindexField(docId: number, field: FieldInfo, value: unknown): void {
-    const { values, terms, words } = this.rowsOf(field, value, !field.valueTokens);
+    // A field with term rows deletes every term, for rows an earlier version wrote beyond today's.
+    const termRows = !field.valueTokens && !field.termTokens;
+    const { values, terms, words } = this.rowsOf(field, value, termRows);
     const rowid = docId * FIELD_SLOTS + field.id;
-    if (!field.valueTokens) this.rowChanges(field.id, docId, values, [...terms], false);
-    else if (values.length) this.tokenChanges.remove(rowid);
+    if (termRows) this.rowChanges(field.id, docId, values, [...terms], false);
+    else if (field.valueTokens) {
+      if (values.length) this.tokenChanges.remove(rowid);
+    } else {
+      this.rowChanges(field.id, docId, values, [], false);
+      if (this.writtenTerms(values, terms).length) this.tokenChanges.remove(rowid);
+    }
     if (words.length) {
       this.wordChanges.remove(rowid);
       if (field.mapping?.autocomplete) this.acWordChangesOf(field.entityType).remove(rowid);
@@ -310,10 +326,12 @@ export class DocumentWriter {
       // No whole-value lookup reads such a field (`manyValues`), so it has no terms.
       if (values.length) this.tokenChanges.add(rowid, valueTokenText(values));
     } else {
-      // A term equal to one of the field's values is found through the value row (most values are
-      // lower case already); `unindexField` still deletes every term, for rows written before.
-      const valueSet = new Set(values);
-      this.rowChanges(field.id, docId, values, [...terms].filter((t) => !valueSet.has(t)), true);
+      const written = this.writtenTerms(values, terms);
+      if (!field.termTokens) this.rowChanges(field.id, docId, values, written, true);
+      else {
+        this.rowChanges(field.id, docId, values, [], true);
+        if (written.length) this.tokenChanges.add(rowid, termTokenText(written));
+      }
     }
     if (words.length) {
       const text = words.join(' ');

@@ -105,8 +105,8 @@ export class SearchReader {
     private readonly docValues: DocValues,
   ) {
     this.statements = new StatementCache(db);
-    this.matcher = new TermMatcher(db, this.statements, fieldRegistry, catalog);
     this.tokenReads = new ValueTokenReads(db, fieldRegistry);
+    this.matcher = new TermMatcher(db, this.statements, fieldRegistry, catalog, this.tokenReads);
     this.docById = db.prepare('SELECT doc FROM search_docs WHERE doc_id = ?').pluck();
     this.docField = db.prepare('SELECT doc -> ? FROM search_docs WHERE doc_id = ?').pluck();
   }

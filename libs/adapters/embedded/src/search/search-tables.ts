@@ -7,8 +7,10 @@
  * (words, one row per document field; autocomplete fields also in a smaller word index of their
  * entity type, `search_ac_fts_<type>`, whose first matches for a prefix come without reading the rest).
  * A field whose many values only filters read (a dataset's column paths) keeps its exact values as
- * tokens in `search_value_fts` instead of value rows (`value-tokens.ts`); which fields do is recorded
- * in `search_fields`, chosen when a field is allocated or its file emptied for a rebuild.
+ * tokens in `search_value_fts` instead of value rows, and any other field its lookup terms there
+ * instead of term rows (`value-tokens.ts`); how each field does is recorded in `search_fields`,
+ * chosen when a field is allocated or its file emptied for a rebuild (fields of earlier versions'
+ * files keep value and term rows).
  * Field ids are per (entity type, field), so a field id alone selects an entity type, and an FTS
  * rowid `doc_id * FIELD_SLOTS + field_id` names document and field.
  */
@@ -31,8 +33,8 @@ export function createSearchTables(db: EmbeddedDb): void {
     CREATE INDEX IF NOT EXISTS search_docs_type ON search_docs (entity_type, removed, urn);
     CREATE INDEX IF NOT EXISTS search_docs_removed ON search_docs (removed) WHERE removed = 1;
     CREATE TABLE IF NOT EXISTS search_fields (
-      field_id INTEGER PRIMARY KEY, entity_type TEXT NOT NULL, name TEXT NOT NULL, value_tokens INTEGER NOT NULL DEFAULT 0,
-      UNIQUE (entity_type, name));
+      field_id INTEGER PRIMARY KEY, entity_type TEXT NOT NULL, name TEXT NOT NULL,
+      value_tokens INTEGER NOT NULL DEFAULT 0, term_tokens INTEGER NOT NULL DEFAULT 0, UNIQUE (entity_type, name));
     CREATE TABLE IF NOT EXISTS search_values (
       field_id INTEGER NOT NULL, value TEXT NOT NULL, doc_id INTEGER NOT NULL, num REAL,
       PRIMARY KEY (field_id, value, doc_id)) WITHOUT ROWID;
@@ -55,9 +57,10 @@ export function createSearchTables(db: EmbeddedDb): void {
     CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(words, ${WORD_INDEX_OPTIONS});
     CREATE VIRTUAL TABLE IF NOT EXISTS search_value_fts USING fts5(tokens, ${VALUE_TOKEN_OPTIONS});
   `);
-  // Files of earlier versions: every field they hold keeps its value rows.
-  const columns = db.prepare('PRAGMA table_info(search_fields)').all() as { name: string }[];
-  if (!columns.some((c) => c.name === 'value_tokens')) db.exec('ALTER TABLE search_fields ADD COLUMN value_tokens INTEGER NOT NULL DEFAULT 0');
+  // Files of earlier versions: every field they hold keeps its value and term rows.
+  const columns = new Set((db.prepare('PRAGMA table_info(search_fields)').all() as { name: string }[]).map((c) => c.name));
+  for (const column of ['value_tokens', 'term_tokens'])
+    if (!columns.has(column)) db.exec(`ALTER TABLE search_fields ADD COLUMN ${column} INTEGER NOT NULL DEFAULT 0`);
 }
 
 /**
@@ -122,36 +125,44 @@ export function wordRows(docId: number, doc: Readonly<Record<string, unknown>>, 
   return rows.sort((a, b) => a.rowid - b.rowid);
 }
 
-/**
- * Chooses again, by the mappings, which fields of an emptied file keep their values as tokens (a
- * file of an earlier version gets the current layout this way); its connections' registries reload.
- */
-export function relayFields(db: EmbeddedDb, fields: { valueTokensOf(entityType: string, name: string): boolean }): void {
-  const set = db.prepare('UPDATE search_fields SET value_tokens = ? WHERE field_id = ?');
-  for (const [id, entityType, name] of db.prepare('SELECT field_id, entity_type, name FROM search_fields').raw().all() as [number, string, string][])
-    set.run(fields.valueTokensOf(entityType, name) ? 1 : 0, id);
+/** Where a field keeps its exact values and lookup terms: as rows, or as tokens of `search_value_fts`. */
+export interface FieldLayout {
+  /** Its exact values are tokens, not rows of `search_values` (it has no lookup terms). */
+  readonly valueTokens: boolean;
+  /** Its lookup terms are tokens, not rows of `search_terms`. */
+  readonly termTokens: boolean;
 }
 
-export interface FieldInfo {
+/** The layout of a field allocated now: values as tokens for a field the mappings say only filters read, else terms as tokens. */
+export function layoutOf(mappings: SearchMappings, entityType: string, name: string): FieldLayout {
+  const manyValues = mappings.get(entityType)?.get(name)?.manyValues === true;
+  return { valueTokens: manyValues, termTokens: !manyValues };
+}
+
+/**
+ * Lays out every field of an emptied file by the mappings again (a file of an earlier version gets
+ * the current layout this way); its connections' registries reload.
+ */
+export function relayFields(db: EmbeddedDb, fields: { layoutOf(entityType: string, name: string): FieldLayout }): void {
+  const set = db.prepare('UPDATE search_fields SET value_tokens = ?, term_tokens = ? WHERE field_id = ?');
+  for (const [id, entityType, name] of db.prepare('SELECT field_id, entity_type, name FROM search_fields').raw().all() as [number, string, string][]) {
+    const layout = fields.layoutOf(entityType, name);
+    set.run(layout.valueTokens ? 1 : 0, layout.termTokens ? 1 : 0, id);
+  }
+}
+
+export interface FieldInfo extends FieldLayout {
   readonly id: number;
   readonly entityType: string;
   readonly name: string;
   /** Undefined for a field the mappings do not know. */
   readonly mapping?: IndexFieldMapping;
-  /** Its exact values are tokens of `search_value_fts`, not rows of `search_values`. */
-  readonly valueTokens: boolean;
 }
 
-export interface NewField {
+export interface NewField extends FieldLayout {
   readonly id: number;
   readonly entityType: string;
   readonly name: string;
-  readonly valueTokens: boolean;
-}
-
-/** Whether a field allocated now keeps its values as tokens: a field the mappings say only filters read. */
-export function valueTokensOf(mappings: SearchMappings, entityType: string, name: string): boolean {
-  return mappings.get(entityType)?.get(name)?.manyValues === true;
 }
 
 /** Field ids, allocated on first use and kept in memory. */
@@ -166,8 +177,8 @@ export class FieldRegistry {
     db: EmbeddedDb,
     private readonly mappings: SearchMappings,
   ) {
-    this.insert = db.prepare('INSERT INTO search_fields (entity_type, name, value_tokens) VALUES (?, ?, ?)');
-    this.all = db.prepare('SELECT field_id, entity_type, name, value_tokens FROM search_fields');
+    this.insert = db.prepare('INSERT INTO search_fields (entity_type, name, value_tokens, term_tokens) VALUES (?, ?, ?, ?)');
+    this.all = db.prepare('SELECT field_id, entity_type, name, value_tokens, term_tokens FROM search_fields');
     this.reload();
   }
 
@@ -176,12 +187,14 @@ export class FieldRegistry {
     this.byKey.clear();
     this.byId.clear();
     this.added = [];
-    for (const r of this.all.all() as { field_id: number; entity_type: string; name: string; value_tokens: number }[]) this.remember(r.field_id, r.entity_type, r.name, r.value_tokens === 1);
+    const rows = this.all.all() as { field_id: number; entity_type: string; name: string; value_tokens: number; term_tokens: number }[];
+    for (const r of rows) this.remember({ id: r.field_id, entityType: r.entity_type, name: r.name, valueTokens: r.value_tokens === 1, termTokens: r.term_tokens === 1 });
   }
 
-  private remember(id: number, entityType: string, name: string, valueTokens: boolean): FieldInfo {
+  private remember(field: NewField): FieldInfo {
+    const { id, entityType, name } = field;
     const mapping = this.mappings.get(entityType)?.get(name);
-    const info: FieldInfo = { id, entityType, name, ...(mapping ? { mapping } : {}), valueTokens };
+    const info: FieldInfo = { ...field, ...(mapping ? { mapping } : {}) };
     this.byKey.set(`${entityType}\u0000${name}`, info);
     this.byId.set(id, info);
     return info;
@@ -190,11 +203,12 @@ export class FieldRegistry {
   field(entityType: string, name: string): FieldInfo {
     const known = this.known(entityType, name);
     if (known) return known;
-    const valueTokens = valueTokensOf(this.mappings, entityType, name);
-    const id = Number(this.insert.run(entityType, name, valueTokens ? 1 : 0).lastInsertRowid);
+    const layout = this.layoutOf(entityType, name);
+    const id = Number(this.insert.run(entityType, name, layout.valueTokens ? 1 : 0, layout.termTokens ? 1 : 0).lastInsertRowid);
     if (id >= FIELD_SLOTS) throw new Error(`The embedded search index holds at most ${FIELD_SLOTS - 1} fields`);
-    this.added.push({ id, entityType, name, valueTokens });
-    return this.remember(id, entityType, name, valueTokens);
+    const field: NewField = { id, entityType, name, ...layout };
+    this.added.push(field);
+    return this.remember(field);
   }
 
   /** Fields allocated since the last call, for readers in other threads to learn. */
@@ -214,7 +228,7 @@ export class FieldRegistry {
 
   /** A field another connection allocated. */
   learn(field: NewField): void {
-    if (!this.byId.has(field.id)) this.remember(field.id, field.entityType, field.name, field.valueTokens);
+    if (!this.byId.has(field.id)) this.remember(field);
   }
 
   /** A field already allocated (by this connection or learned from another), without allocating it. */
@@ -238,8 +252,8 @@ export class FieldRegistry {
     return this.byId.get(id);
   }
 
-  /** Whether a field's values are to be kept as tokens, by the mappings (in a file emptied for a rebuild). */
-  valueTokensOf(entityType: string, name: string): boolean {
-    return valueTokensOf(this.mappings, entityType, name);
+  /** The layout of a field allocated now, or in a file emptied for a rebuild, by the mappings. */
+  layoutOf(entityType: string, name: string): FieldLayout {
+    return layoutOf(this.mappings, entityType, name);
   }
 }

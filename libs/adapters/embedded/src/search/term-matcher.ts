@@ -1,4 +1,8 @@
-/** Which documents match the terms of a query (or what was typed), with what score. */
+/**
+ * Which documents match the terms of a query (or what was typed), with what score. Whole-value
+ * lookups read `search_lookup_terms` (value rows, and term rows of fields laid out before term
+ * tokens) and, for fields keeping their lookup terms as tokens, the token index.
+ */
 import type { FieldBoost, SearchTerm } from '@cairn/ports';
 import { queryForms } from '@cairn/search';
 import type { EmbeddedDb } from '../database';
@@ -9,6 +13,8 @@ import { PostingCache } from './posting-cache';
 import { marks } from './selection-sql';
 import { acTable, FIELD_SLOTS, type FieldRegistry } from './search-tables';
 import type { StatementCache } from './statement-cache';
+import { termPrefixQuery, termQuery } from './value-tokens';
+import type { ValueTokenReads } from './value-token-reads';
 
 /** An autocomplete candidate: its best score and the fields it matched through. */
 export interface TermMatch {
@@ -36,6 +42,7 @@ export class TermMatcher {
     private readonly statements: StatementCache,
     private readonly fieldRegistry: FieldRegistry,
     catalog: DocCatalog,
+    private readonly tokens: ValueTokenReads,
   ) {
     this.postings = new PostingCache(db, fieldRegistry, catalog);
     this.words = db.prepare('SELECT rowid FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid').pluck();
@@ -80,14 +87,44 @@ export class TermMatcher {
     return DocScores.ordered(docs.subarray(0, n), scores.subarray(0, n));
   }
 
+  /** Of the fields, those keeping their lookup terms as tokens. */
+  private termTokenFields(ids: readonly number[]): number[] {
+    return ids.filter((id) => this.fieldRegistry.byFieldId(id)?.termTokens);
+  }
+
+  /**
+   * Documents and fields whose lookup term equals `term` (exact) or starts with it, as tokens of
+   * the fields keeping them so: the exact ones first, at most `cap` of each kind when asked.
+   */
+  private termTokenMatches(term: string, ids: readonly number[], cap?: number): { docId: number; fieldId: number; exact: boolean }[] {
+    const fields = this.termTokenFields(ids);
+    if (fields.length === 0) return [];
+    const exact = this.tokens.matches(termQuery(term), fields, cap);
+    const exactRows = new Set(exact);
+    const prefixed = this.tokens.matches(termPrefixQuery(term), fields, cap === undefined ? undefined : cap + exact.length).filter((rowid) => !exactRows.has(rowid));
+    const at = (rowid: number, isExact: boolean) => {
+      const fieldId = rowid % FIELD_SLOTS;
+      return { docId: (rowid - fieldId) / FIELD_SLOTS, fieldId, exact: isExact };
+    };
+    return [...exact.map((r) => at(r, true)), ...prefixed.slice(0, cap).map((r) => at(r, false))];
+  }
+
   private byValue(text: string, boosts: Map<number, number>): DocScores {
     const out = new Map<number, number>();
     if (boosts.size === 0) return DocScores.EMPTY;
     const ids = [...boosts.keys()];
+    const term = text.toLowerCase();
     const rows = this.statements
       .get(`SELECT doc_id, field_id FROM search_lookup_terms WHERE field_id IN (${marks(ids.length)}) AND term = ?`)
       .raw()
-      .all(...ids, text.toLowerCase()) as [number, number][];
+      .all(...ids, term) as [number, number][];
+    const tokenFields = this.termTokenFields(ids);
+    if (tokenFields.length) {
+      for (const rowid of this.tokens.matches(termQuery(term), tokenFields)) {
+        const fieldId = rowid % FIELD_SLOTS;
+        rows.push([(rowid - fieldId) / FIELD_SLOTS, fieldId]);
+      }
+    }
     for (const [docId, fieldId] of rows) out.set(docId, Math.max(out.get(docId) ?? 0, boosts.get(fieldId) ?? 0));
     return DocScores.fromMap(out);
   }
@@ -135,6 +172,7 @@ export class TermMatcher {
       .raw()
       .all(term, ...ids, term, term + LAST_CHAR, cap) as [number, number, number][];
     for (const [docId, fieldId, exact] of prefixed) add(docId, fieldId, (boosts.get(fieldId) ?? 0) * (exact ? EXACT_RANK : PREFIX_RANK));
+    for (const m of this.termTokenMatches(term, ids, cap)) add(m.docId, m.fieldId, (boosts.get(m.fieldId) ?? 0) * (m.exact ? EXACT_RANK : PREFIX_RANK));
     // Autocomplete fields have word indexes of their own, one per entity type, whose first matches
     // come without reading the rest; another field asked for uses the main index.
     const acOnly = ids.every((id) => this.fieldRegistry.byFieldId(id)?.mapping?.autocomplete);
@@ -179,6 +217,7 @@ export class TermMatcher {
       .raw()
       .all(term, ...ids, term, term + LAST_CHAR) as [number, number][];
     for (const [docId, exact] of rows) out.set(docId, Math.max(out.get(docId) ?? 1, exact ? EXACT_RANK : PREFIX_RANK));
+    for (const m of this.termTokenMatches(term, ids)) out.set(m.docId, Math.max(out.get(m.docId) ?? 1, m.exact ? EXACT_RANK : PREFIX_RANK));
     return out;
   }
 }

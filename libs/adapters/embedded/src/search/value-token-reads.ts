@@ -1,7 +1,8 @@
 /**
- * Filters on fields that keep their values as tokens (`value-tokens.ts`). Exact values, prefixes
- * and presence are read from the token index; the other conditions (contains, ends with, ranges),
- * rare on column paths, read the field from each stored document of its entity type.
+ * Reads of the value and term tokens (`value-tokens.ts`): rows matching a token expression, and
+ * filters on fields that keep their values as tokens. Exact values, prefixes and presence are read
+ * from the token index; the other conditions (contains, ends with, ranges), rare on column paths,
+ * read the field from each stored document of its entity type.
  */
 import type { FilterCriterion } from '@cairn/ports';
 import { scalarValues } from '@cairn/search';
@@ -40,6 +41,7 @@ function valueTest(c: FilterCriterion): (value: string) => boolean {
 
 export class ValueTokenReads {
   private readonly matching;
+  private readonly firstMatching;
   private readonly rows;
   private readonly fieldOfDocs;
 
@@ -49,8 +51,15 @@ export class ValueTokenReads {
   ) {
     const inFields = `rowid % ${FIELD_SLOTS} IN (SELECT value FROM json_each(?))`;
     this.matching = db.prepare(`SELECT rowid FROM search_value_fts WHERE search_value_fts MATCH ? AND ${inFields}`).pluck();
+    this.firstMatching = db.prepare(`SELECT rowid FROM search_value_fts WHERE search_value_fts MATCH ? AND ${inFields} LIMIT ?`).pluck();
     this.rows = db.prepare(`SELECT rowid FROM search_value_fts WHERE ${inFields}`).pluck();
     this.fieldOfDocs = db.prepare('SELECT doc_id, doc -> ? FROM search_docs WHERE entity_type = ?').raw();
+  }
+
+  /** Rowids (`doc_id * FIELD_SLOTS + field_id`) of the fields' token rows matching the expression, at most `limit`. */
+  matches(expression: string, fieldIds: readonly number[], limit?: number): number[] {
+    const fields = JSON.stringify(fieldIds);
+    return (limit === undefined ? this.matching.all(expression, fields) : this.firstMatching.all(expression, fields, limit)) as number[];
   }
 
   /** Documents with a value of one of the fields passing the criterion (before its negation), ascending. */
@@ -59,11 +68,11 @@ export class ValueTokenReads {
     switch (c.condition) {
       case 'EQUAL':
       case 'IN':
-        return values.length ? this.docsOf(this.matching.all(anyValueQuery(values), JSON.stringify(fieldIds)) as number[]) : [];
+        return values.length ? this.docsOf(this.matches(anyValueQuery(values), fieldIds)) : [];
       case 'START_WITH': {
         const [prefix = ''] = c.values;
         if (prefix === '') return this.docsOf(this.rows.all(JSON.stringify(fieldIds)) as number[]);
-        return values.length ? this.docsOf(this.matching.all(prefixQuery(prefix), JSON.stringify(fieldIds)) as number[]) : [];
+        return values.length ? this.docsOf(this.matches(prefixQuery(prefix), fieldIds)) : [];
       }
       case 'EXISTS':
       case 'IS_NULL':
