@@ -83,6 +83,8 @@ const fieldPathRows = (db: EmbeddedDb) => count(db, "SELECT COUNT(*) FROM search
 /** Token rows of fields keeping their values as tokens. */
 const tokenRows = (db: EmbeddedDb) => count(db, 'SELECT COUNT(*) FROM search_value_fts v JOIN search_fields f ON f.field_id = v.rowid % 65536 WHERE f.value_tokens = 1');
 const termRows = (db: EmbeddedDb) => count(db, 'SELECT COUNT(*) FROM search_terms');
+/** Term rows of fields keeping their lookup terms as tokens (none unless an earlier version allocated the field). */
+const tokenFieldTermRows = (db: EmbeddedDb) => count(db, 'SELECT COUNT(*) FROM search_terms t JOIN search_fields f USING (field_id) WHERE f.term_tokens = 1');
 
 /** A file whose fields an earlier version allocated (every model field of datasets): they keep value and term rows. */
 function earlierVersionFile(file: string): void {
@@ -119,11 +121,15 @@ async function lookups(index: SqliteSearchIndex): Promise<unknown[]> {
   for (const query of ['s', 'samp', 'sample', 'SAMPLE_', 'orders', 'o', 'hive']) {
     out.push([query, await index.autocomplete(planAutocomplete(schema, { entityTypes: ['dataset'], query, limit: 10 }))]);
   }
+  // A field asked for by name, whose terms are tokens: its prefixes are read from them.
+  for (const query of ['urn:li:tag:t', 'urn:li:tag:T1', 't0']) {
+    out.push([query, await index.autocomplete(planAutocomplete(schema, { entityTypes: ['dataset'], query, field: 'tags', limit: 10 }))]);
+  }
   return out;
 }
 
 describe('SQLite search index: term tokens', () => {
-  it('answers whole-value lookups, autocomplete and ranking as term rows do, writing no term rows', async () => {
+  it('answers whole-value lookups, autocomplete and ranking as term rows do, writing term rows only where prefixes are looked up', async () => {
     const earlier = join(mkdtempSync(join(tmpdir(), 'cairn-term-tokens-')), 'earlier.sqlite');
     earlierVersionFile(earlier);
     const byRows = openDatabase(earlier);
@@ -132,8 +138,11 @@ describe('SQLite search index: term tokens', () => {
     const tokensIndex = new SqliteSearchIndex(byTokens, mappings);
     await seededNames(rowsIndex);
     await seededNames(tokensIndex);
-    expect(termRows(byRows)).toBeGreaterThan(0);
-    expect(termRows(byTokens)).toBe(0);
+    expect(termRows(byTokens)).toBeGreaterThan(0);
+    expect(termRows(byRows)).toBeGreaterThan(termRows(byTokens));
+    expect(tokenFieldTermRows(byTokens)).toBe(0);
+    // Names are autocompleted: their prefixes are read in order from term rows.
+    expect(count(byTokens, "SELECT COUNT(*) FROM search_terms t JOIN search_fields f USING (field_id) WHERE f.name = 'name'")).toBeGreaterThan(0);
     const expected = await lookups(rowsIndex);
     expect(expected[0]).toEqual(['tags:t0', 3, expect.any(Array)]);
     expect(await lookups(tokensIndex)).toEqual(expected);
@@ -179,7 +188,8 @@ describe('SQLite search index: value tokens', () => {
     await seeded(index);
     expect(fieldPathRows(db)).toBeGreaterThan(0);
     expect(tokenRows(db)).toBe(0);
-    expect(termRows(db)).toBeGreaterThan(0);
+    const urnTermRows = () => count(db, "SELECT COUNT(*) FROM search_terms t JOIN search_fields f USING (field_id) WHERE f.name = 'urn'");
+    expect(urnTermRows()).toBeGreaterThan(0);
     expect(await answers(index)).toEqual(expected);
     const lookup = (input: string) => index.search(planSearch(schema, { entityTypes: ['dataset'], input }), { from: 0, size: 10 }).then((r) => r.hits.map((h) => h.urn));
     expect(await lookup('urn:urn:li:dataset:(urn:li:dataPlatform:hive,b,PROD)')).toEqual([ds('b')]);
@@ -191,7 +201,8 @@ describe('SQLite search index: value tokens', () => {
     await index.rebuilt();
     expect(fieldPathRows(db)).toBe(0);
     expect(tokenRows(db)).toBe(5);
-    expect(termRows(db)).toBe(0);
+    expect(urnTermRows()).toBe(0);
+    expect(tokenFieldTermRows(db)).toBe(0);
     expect(await answers(index)).toEqual(expected);
     expect(await lookup('urn:urn:li:dataset:(urn:li:dataPlatform:hive,b,PROD)')).toEqual([ds('b')]);
     expect(await lookup('urn:HIVE')).toHaveLength(4);

@@ -16,6 +16,12 @@ export interface IndexFieldMapping {
    */
   readonly lookupTerms?: boolean;
   /**
+   * Whether lookups by a prefix of its whole values read the field (autocomplete, and ranking by
+   * what was typed): an engine should keep its lookup terms where a prefix's are read in order.
+   * Absent: false.
+   */
+  readonly prefixLookups?: boolean;
+  /**
    * Whether the field holds many values a document (a list of records' fields) that only filters
    * and sorts read, never a whole-value lookup, facet or autocomplete: an engine may index its whole
    * values for exact and prefix filters alone. Absent: false.

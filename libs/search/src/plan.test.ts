@@ -74,10 +74,12 @@ describe('planned search', () => {
     expect(mapping('dataset', 'fieldDescriptions')).toMatchObject({ type: 'TEXT', lookupTerms: false });
     expect(mapping('dataset', 'description')?.lookupTerms).toBe(false);
     expect(planSearch(schema, { entityTypes: DS, input: 'fieldDescriptions:Total' }).terms[0]).toMatchObject({ kind: 'words' });
-    expect(mapping('dataset', 'name')).toMatchObject({ autocomplete: true, lookupTerms: true });
+    expect(mapping('dataset', 'name')).toMatchObject({ autocomplete: true, lookupTerms: true, prefixLookups: true });
+    expect(mapping('dataset', 'tags')).toMatchObject({ lookupTerms: true, prefixLookups: false });
+    expect(mapping('dataset', 'fieldPaths')).toMatchObject({ lookupTerms: false, manyValues: true });
     expect(mapping('dataset', 'tags')?.lookupTerms).toBe(true);
     // Ranking over every entity type looks up `name` wherever it is, autocompleted there or not.
-    expect(mapping('test', 'name')).toMatchObject({ autocomplete: false, lookupTerms: true });
+    expect(mapping('test', 'name')).toMatchObject({ autocomplete: false, lookupTerms: true, prefixLookups: true });
     expect(planSearch(schema, { entityTypes: [], input: 'x' }).rankFields).toContain('name');
     // `type:x` over every entity type is a value lookup (chart's type is a keyword), mlModel's word field included.
     expect(mapping('mlModel', 'type')).toMatchObject({ type: 'TEXT_PARTIAL', lookupTerms: true });

@@ -76,11 +76,13 @@ export class SearchSchema {
 
   constructor(private readonly registry: Registry) {
     for (const e of registry.entities()) this.byEntity.set(e.name, fieldsOf(e));
-    const lookedUp = wholeValueLookups([...this.byEntity.values()].flatMap((fields) => [...fields.values()]));
+    const all = [...this.byEntity.values()].flatMap((fields) => [...fields.values()]);
+    const lookedUp = wholeValueLookups(all);
+    const prefixed = prefixLookups(all);
     this.fieldMappings = new Map(
       [...this.byEntity].map(([entity, fields]) => [
         entity,
-        new Map([...fields.values()].map((f) => [f.name, { type: f.type, autocomplete: f.autocomplete, lookupTerms: lookedUp(f), manyValues: filteredOnly(f, lookedUp) }])),
+        new Map([...fields.values()].map((f) => [f.name, { type: f.type, autocomplete: f.autocomplete, lookupTerms: lookedUp(f), prefixLookups: prefixed(f), manyValues: filteredOnly(f, lookedUp) }])),
       ]),
     );
   }
@@ -146,6 +148,15 @@ export class SearchSchema {
 function wholeValueLookups(fields: readonly IndexFieldSpec[]): (field: IndexFieldSpec) => boolean {
   const lookedUp = new Set(fields.filter((f) => !WORD_TYPES.has(f.type) || f.autocomplete).flatMap((f) => [f.name, ...f.aliases]));
   return (f) => [f.name, ...f.aliases].some((n) => lookedUp.has(n));
+}
+
+/**
+ * Which fields lookups by a prefix of the whole value read: autocomplete fields, and ranking's,
+ * whose names are those of autocomplete fields in any entity type (queries merge fields by name).
+ */
+function prefixLookups(fields: readonly IndexFieldSpec[]): (field: IndexFieldSpec) => boolean {
+  const prefixed = new Set(fields.filter((f) => f.autocomplete).map((f) => f.name));
+  return (f) => prefixed.has(f.name);
 }
 
 /**

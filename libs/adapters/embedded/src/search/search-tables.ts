@@ -133,10 +133,15 @@ export interface FieldLayout {
   readonly termTokens: boolean;
 }
 
-/** The layout of a field allocated now: values as tokens for a field the mappings say only filters read, else terms as tokens. */
+/**
+ * The layout of a field allocated now: values as tokens for a field the mappings say only filters
+ * read; terms as tokens for a field no prefix lookup reads (FTS5 reads a short prefix's tokens
+ * only by merging all of them, where a B-tree reads the first few in order).
+ */
 export function layoutOf(mappings: SearchMappings, entityType: string, name: string): FieldLayout {
-  const manyValues = mappings.get(entityType)?.get(name)?.manyValues === true;
-  return { valueTokens: manyValues, termTokens: !manyValues };
+  const mapping = mappings.get(entityType)?.get(name);
+  const manyValues = mapping?.manyValues === true;
+  return { valueTokens: manyValues, termTokens: !manyValues && mapping?.prefixLookups !== true };
 }
 
 /**

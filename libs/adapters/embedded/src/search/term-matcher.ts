@@ -1,7 +1,8 @@
 /**
  * Which documents match the terms of a query (or what was typed), with what score. Whole-value
- * lookups read `search_lookup_terms` (value rows, and term rows of fields laid out before term
- * tokens) and, for fields keeping their lookup terms as tokens, the token index.
+ * lookups read `search_lookup_terms` (value rows, and the term rows of autocomplete fields and of
+ * fields an earlier version allocated) and, for fields keeping their lookup terms as tokens, the
+ * token index: exactly, or by a prefix when autocomplete is asked for such a field by name.
  */
 import type { FieldBoost, SearchTerm } from '@cairn/ports';
 import { queryForms } from '@cairn/search';
