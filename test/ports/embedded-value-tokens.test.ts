@@ -6,17 +6,18 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { openDatabase, SqliteSearchIndex, type EmbeddedDb } from '@cairn/adapter-embedded';
 import { defaultRegistry } from '@cairn/core';
-import type { FilterCondition, SearchMappings } from '@cairn/ports';
+import type { FilterCondition } from '@cairn/ports';
 import { planAutocomplete, planSearch, searchFieldsOf, searchSchemaOf } from '@cairn/search';
 
 const registry = defaultRegistry();
 const schema = searchSchemaOf(registry);
 const mappings = schema.mappings();
-/** The same model with every field keeping value rows, as files of earlier versions do. */
-const rowsOnly: SearchMappings = new Map([...mappings].map(([type, fields]) => [type, new Map([...fields].map(([name, m]) => [name, { ...m, manyValues: false }]))]));
+const dir = mkdtempSync(join(tmpdir(), 'cairn-value-tokens-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
 
 const ds = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,${name},PROD)`;
 const field = (fieldPath: string, description?: string) => ({ fieldPath, nativeDataType: 'x', type: { type: { 'com.linkedin.schema.StringType': {} } }, ...(description ? { description } : {}) });
@@ -128,16 +129,36 @@ async function lookups(index: SqliteSearchIndex): Promise<unknown[]> {
   return out;
 }
 
-describe('SQLite search index: term tokens', () => {
-  it('answers whole-value lookups, autocomplete and ranking as term rows do, writing term rows only where prefixes are looked up', async () => {
-    const earlier = join(mkdtempSync(join(tmpdir(), 'cairn-term-tokens-')), 'earlier.sqlite');
-    earlierVersionFile(earlier);
-    const byRows = openDatabase(earlier);
-    const byTokens = openDatabase(':memory:');
+interface Layouts {
+  /** A file whose dataset fields an earlier version allocated: value and term rows. */
+  readonly byRows: EmbeddedDb;
+  readonly rowsIndex: SqliteSearchIndex;
+  /** A new file: value and term tokens where the model allows. */
+  readonly byTokens: EmbeddedDb;
+  readonly tokensIndex: SqliteSearchIndex;
+}
+
+/** The same documents on both layouts. */
+async function bothLayouts(seed: (index: SqliteSearchIndex) => Promise<void>, check: (layouts: Layouts) => Promise<void>): Promise<void> {
+  const earlier = join(dir, `earlier-${++files}.sqlite`);
+  earlierVersionFile(earlier);
+  const byRows = openDatabase(earlier);
+  const byTokens = openDatabase(':memory:');
+  try {
     const rowsIndex = new SqliteSearchIndex(byRows, mappings);
     const tokensIndex = new SqliteSearchIndex(byTokens, mappings);
-    await seededNames(rowsIndex);
-    await seededNames(tokensIndex);
+    await seed(rowsIndex);
+    await seed(tokensIndex);
+    await check({ byRows, rowsIndex, byTokens, tokensIndex });
+  } finally {
+    byRows.close();
+    byTokens.close();
+  }
+}
+
+describe('SQLite search index: term tokens', () => {
+  it('answers whole-value lookups, autocomplete and ranking as term rows do, writing term rows only where prefixes are looked up', () =>
+    bothLayouts(seededNames, async ({ byRows, rowsIndex, byTokens, tokensIndex }) => {
     expect(termRows(byTokens)).toBeGreaterThan(0);
     expect(termRows(byRows)).toBeGreaterThan(termRows(byTokens));
     expect(tokenFieldTermRows(byTokens)).toBe(0);
@@ -146,23 +167,12 @@ describe('SQLite search index: term tokens', () => {
     const expected = await lookups(rowsIndex);
     expect(expected[0]).toEqual(['tags:t0', 3, expect.any(Array)]);
     expect(await lookups(tokensIndex)).toEqual(expected);
-    byRows.close();
-    byTokens.close();
-    rmSync(dirname(earlier), { recursive: true, force: true });
-  });
+  }));
 });
 
 describe('SQLite search index: value tokens', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'cairn-value-tokens-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-  it('answers every filter, sort and facet as value rows do, writing no value rows for those fields', async () => {
-    const byRows = openDatabase(':memory:');
-    const byTokens = openDatabase(':memory:');
-    const rowsIndex = new SqliteSearchIndex(byRows, rowsOnly);
-    const tokensIndex = new SqliteSearchIndex(byTokens, mappings);
-    await seeded(rowsIndex);
-    await seeded(tokensIndex);
+  it('answers every filter, sort and facet as value rows do, writing no value rows for those fields', () =>
+    bothLayouts(seeded, async ({ byRows, rowsIndex, byTokens, tokensIndex }) => {
     expect(fieldPathRows(byRows)).toBeGreaterThan(0);
     expect(fieldPathRows(byTokens)).toBe(0);
     expect(tokenRows(byTokens)).toBe(5);
@@ -170,18 +180,15 @@ describe('SQLite search index: value tokens', () => {
     expect(expected['fieldPaths GREATER_THAN 9']).toEqual([ds('a'), ds('c')]);
     expect(expected['fieldPaths EQUAL zip']).toEqual([]);
     expect(await answers(tokensIndex)).toEqual(expected);
-    byRows.close();
-    byTokens.close();
-  });
+  }));
 
   it('keeps the value and term rows of fields an earlier version allocated until a rebuild lays the fields out anew', async () => {
+    let expected: Record<string, string[]> = {};
+    await bothLayouts(seeded, async ({ rowsIndex }) => {
+      expected = await answers(rowsIndex);
+    });
     const file = join(dir, 'earlier.sqlite');
     earlierVersionFile(file);
-    const byRows = openDatabase(':memory:');
-    const rowsIndex = new SqliteSearchIndex(byRows, rowsOnly);
-    await seeded(rowsIndex);
-    const expected = await answers(rowsIndex);
-    byRows.close();
 
     const db = openDatabase(file);
     const index = new SqliteSearchIndex(db, mappings, { writerThread: true, readThreads: 1 });
