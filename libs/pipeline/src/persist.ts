@@ -236,14 +236,6 @@ export class Persister {
     const { urn } = this.registry.parseEntityUrn(checked.urn);
     const key = this.registry.keyFromUrn(urn, checked.entity);
     const keyValue = JSON.stringify(key);
-    const keyMcp: MetadataChangeProposal = {
-      entityType: checked.entity.name,
-      entityUrn: checked.urn,
-      changeType: 'UPSERT',
-      aspectName: keyName,
-      aspect: { value: keyValue, contentType: JSON_CONTENT },
-      systemMetadata: checked.mcp.systemMetadata,
-    };
     const stored = await this.store.createIfAbsent({
       urn: checked.urn,
       aspect: keyName,
@@ -258,6 +250,14 @@ export class Persister {
       this.remember(checked.urn);
       return [];
     }
+    const keyMcp: MetadataChangeProposal = {
+      entityType: checked.entity.name,
+      entityUrn: checked.urn,
+      changeType: 'UPSERT',
+      aspectName: keyName,
+      aspect: { value: keyValue, contentType: JSON_CONTENT },
+      systemMetadata: checked.mcp.systemMetadata,
+    };
     return [changeLogOf(keyMcp, key, { kind: 'created', current: stored }, created)!];
   }
 

@@ -9,6 +9,11 @@ import { indexWords, scalarValues } from '@cairn/search';
 /** Longer values are neither filterable nor exact terms (like a keyword field's `ignore_above`). */
 export const MAX_VALUE_LENGTH = 512;
 
+/** The filterable values of a field's scalar values: those short enough, once each. */
+export function filterableValues(scalars: readonly string[]): string[] {
+  return [...new Set(scalars.filter((v) => v.length <= MAX_VALUE_LENGTH))];
+}
+
 const quoted = (w: string) => `"${w.replace(/"/g, '""')}"`;
 
 /** An FTS5 expression: any form as a phrase, its last word a prefix when asked. */

@@ -4,11 +4,10 @@
  * it (from the stored documents, for a field that keeps its values as tokens), then kept in step by
  * the writer.
  */
-import { scalarValues } from '@cairn/search';
 import type { EmbeddedDb } from '../database';
-import { MAX_VALUE_LENGTH } from './analysis';
 import type { FieldRegistry } from './search-tables';
 import { smallest } from './smallest';
+import { StoredFieldValues } from './value-token-reads';
 
 /** Marks a document with several values: most documents have none or one, and only those look further. */
 const MULTI = -1;
@@ -114,14 +113,14 @@ function grown(array: Int32Array, needed: number): Int32Array<ArrayBuffer> {
 export class DocValues {
   private readonly fields = new Map<number, FieldValues>();
   private readonly load;
-  private readonly loadFromDocs;
+  private readonly stored;
 
   constructor(
     db: EmbeddedDb,
     private readonly registry: FieldRegistry,
   ) {
     this.load = db.prepare('SELECT doc_id, value FROM search_values WHERE field_id = ?').raw();
-    this.loadFromDocs = db.prepare('SELECT doc_id, doc -> ? FROM search_docs WHERE entity_type = ?').raw();
+    this.stored = new StoredFieldValues(db);
   }
 
   private field(fieldId: number): FieldValues {
@@ -130,10 +129,7 @@ export class DocValues {
       f = new FieldValues();
       const info = this.registry.byFieldId(fieldId);
       if (info?.valueTokens) {
-        // The values the writer reports for the field: its scalars short enough to filter by, once each.
-        for (const [docId, json] of this.loadFromDocs.iterate(`$.${JSON.stringify(info.name)}`, info.entityType) as Iterable<[number, string | null]>) {
-          if (json !== null) f.set(docId, [...new Set(scalarValues(JSON.parse(json)).filter((v) => v.length <= MAX_VALUE_LENGTH))]);
-        }
+        for (const [docId, values] of this.stored.of(info)) f.set(docId, values);
       } else {
         // Rows come in value order: a document's values are gathered before it is set, in doc id order.
         const byDoc = new Map<number, string[]>();

@@ -15,7 +15,7 @@ import type { Statement } from 'better-sqlite3';
 import type { SearchFields } from '@cairn/ports';
 import type { EmbeddedDb } from '../database';
 import { scalarValues, urnComponents } from '@cairn/search';
-import { fieldWords, isUrnType, MAX_VALUE_LENGTH, numericValue } from './analysis';
+import { fieldWords, filterableValues, isUrnType, MAX_VALUE_LENGTH, numericValue } from './analysis';
 import type { MemoryUpdate, ReaderState } from './reader-state';
 import { DeferredRows } from './deferred-rows';
 import { RowChanges } from './row-changes';
@@ -288,7 +288,7 @@ export class DocumentWriter {
         if (isUrnType(field.mapping?.type)) for (const c of urnComponents(v)) terms.add(c.toLowerCase());
       }
     const words = value === undefined ? [] : fieldWords(field.mapping?.type, value);
-    return { values: [...new Set(values.filter((v) => v.length <= MAX_VALUE_LENGTH))], terms, words };
+    return { values: filterableValues(values), terms, words };
   }
 
   /**

@@ -134,21 +134,10 @@ export interface FieldLayout {
 }
 
 /**
- * The layout of a field allocated now: values as tokens for a field the mappings say only filters
- * read; terms as tokens for a field no prefix lookup reads (FTS5 reads a short prefix's tokens
- * only by merging all of them, where a B-tree reads the first few in order).
- */
-export function layoutOf(mappings: SearchMappings, entityType: string, name: string): FieldLayout {
-  const mapping = mappings.get(entityType)?.get(name);
-  const manyValues = mapping?.manyValues === true;
-  return { valueTokens: manyValues, termTokens: !manyValues && mapping?.prefixLookups !== true };
-}
-
-/**
  * Lays out every field of an emptied file by the mappings again (a file of an earlier version gets
  * the current layout this way); its connections' registries reload.
  */
-export function relayFields(db: EmbeddedDb, fields: { layoutOf(entityType: string, name: string): FieldLayout }): void {
+export function relayFields(db: EmbeddedDb, fields: FieldRegistry): void {
   const set = db.prepare('UPDATE search_fields SET value_tokens = ?, term_tokens = ? WHERE field_id = ?');
   for (const [id, entityType, name] of db.prepare('SELECT field_id, entity_type, name FROM search_fields').raw().all() as [number, string, string][]) {
     const layout = fields.layoutOf(entityType, name);
@@ -257,8 +246,15 @@ export class FieldRegistry {
     return this.byId.get(id);
   }
 
-  /** The layout of a field allocated now, or in a file emptied for a rebuild, by the mappings. */
+  /**
+   * The layout of a field allocated now, or in a file emptied for a rebuild, by the mappings: values
+   * as tokens for a field they say only filters read; terms as tokens for a field no prefix lookup
+   * reads (FTS5 reads a short prefix's tokens only by merging all of them, where a B-tree reads the
+   * first few in order).
+   */
   layoutOf(entityType: string, name: string): FieldLayout {
-    return layoutOf(this.mappings, entityType, name);
+    const mapping = this.mappings.get(entityType)?.get(name);
+    const manyValues = mapping?.manyValues === true;
+    return { valueTokens: manyValues, termTokens: !manyValues && mapping?.prefixLookups !== true };
   }
 }

@@ -7,8 +7,8 @@
 import type { FilterCriterion } from '@cairn/ports';
 import { scalarValues } from '@cairn/search';
 import type { EmbeddedDb } from '../database';
-import { MAX_VALUE_LENGTH, numericValue } from './analysis';
-import { FIELD_SLOTS, type FieldRegistry } from './search-tables';
+import { filterableValues, MAX_VALUE_LENGTH, numericValue } from './analysis';
+import { FIELD_SLOTS, type FieldInfo, type FieldRegistry } from './search-tables';
 import { anyValueQuery, prefixQuery } from './value-tokens';
 
 /** Whether a value passes a condition the token index cannot answer, as the value rows' SQL would decide. */
@@ -39,11 +39,29 @@ function valueTest(c: FilterCriterion): (value: string) => boolean {
   }
 }
 
+/**
+ * A field's filterable values, read from each stored document of its entity type that has it: the
+ * values the writer reports for the field, for one that keeps them as tokens (no value rows).
+ */
+export class StoredFieldValues {
+  private readonly fieldOfDocs;
+
+  constructor(db: EmbeddedDb) {
+    this.fieldOfDocs = db.prepare('SELECT doc_id, doc -> ? FROM search_docs WHERE entity_type = ?').raw();
+  }
+
+  *of(field: FieldInfo): Iterable<[docId: number, values: string[]]> {
+    for (const [docId, json] of this.fieldOfDocs.iterate(`$.${JSON.stringify(field.name)}`, field.entityType) as Iterable<[number, string | null]>) {
+      if (json !== null) yield [docId, filterableValues(scalarValues(JSON.parse(json)))];
+    }
+  }
+}
+
 export class ValueTokenReads {
   private readonly matching;
   private readonly firstMatching;
   private readonly rows;
-  private readonly fieldOfDocs;
+  private readonly stored;
 
   constructor(
     db: EmbeddedDb,
@@ -53,7 +71,7 @@ export class ValueTokenReads {
     this.matching = db.prepare(`SELECT rowid FROM search_value_fts WHERE search_value_fts MATCH ? AND ${inFields}`).pluck();
     this.firstMatching = db.prepare(`SELECT rowid FROM search_value_fts WHERE search_value_fts MATCH ? AND ${inFields} LIMIT ?`).pluck();
     this.rows = db.prepare(`SELECT rowid FROM search_value_fts WHERE ${inFields}`).pluck();
-    this.fieldOfDocs = db.prepare('SELECT doc_id, doc -> ? FROM search_docs WHERE entity_type = ?').raw();
+    this.stored = new StoredFieldValues(db);
   }
 
   /** Rowids (`doc_id * FIELD_SLOTS + field_id`) of the fields' token rows matching the expression, at most `limit`. */
@@ -64,22 +82,28 @@ export class ValueTokenReads {
 
   /** Documents with a value of one of the fields passing the criterion (before its negation), ascending. */
   docs(c: FilterCriterion, fieldIds: readonly number[]): number[] {
-    const values = c.values.filter((v) => v.length <= MAX_VALUE_LENGTH);
     switch (c.condition) {
       case 'EQUAL':
-      case 'IN':
+      case 'IN': {
+        const values = c.values.filter((v) => v.length <= MAX_VALUE_LENGTH);
         return values.length ? this.docsOf(this.matches(anyValueQuery(values), fieldIds)) : [];
+      }
       case 'START_WITH': {
         const [prefix = ''] = c.values;
-        if (prefix === '') return this.docsOf(this.rows.all(JSON.stringify(fieldIds)) as number[]);
-        return values.length ? this.docsOf(this.matches(prefixQuery(prefix), fieldIds)) : [];
+        if (prefix === '') return this.withAny(fieldIds);
+        return prefix.length <= MAX_VALUE_LENGTH ? this.docsOf(this.matches(prefixQuery(prefix), fieldIds)) : [];
       }
       case 'EXISTS':
       case 'IS_NULL':
-        return this.docsOf(this.rows.all(JSON.stringify(fieldIds)) as number[]);
+        return this.withAny(fieldIds);
       default:
         return this.scanned(valueTest(c), fieldIds);
     }
+  }
+
+  /** Documents with a value of one of the fields. */
+  private withAny(fieldIds: readonly number[]): number[] {
+    return this.docsOf(this.rows.all(JSON.stringify(fieldIds)) as number[]);
   }
 
   private docsOf(rowids: readonly number[]): number[] {
@@ -93,9 +117,7 @@ export class ValueTokenReads {
     for (const id of fieldIds) {
       const field = this.registry.byFieldId(id);
       if (!field) continue;
-      for (const [docId, json] of this.fieldOfDocs.iterate(`$.${JSON.stringify(field.name)}`, field.entityType) as Iterable<[number, string | null]>) {
-        if (json !== null && scalarValues(JSON.parse(json)).some((v) => v.length <= MAX_VALUE_LENGTH && test(v))) docs.add(docId);
-      }
+      for (const [docId, values] of this.stored.of(field)) if (values.some(test)) docs.add(docId);
     }
     return [...docs].sort((a, b) => a - b);
   }
