@@ -41,10 +41,13 @@ function applyWriterSettings(db: EmbeddedDb, options: DatabaseOptions): void {
   db.pragma('journal_mode = WAL');
   applySync(db, options);
   applyConnectionSettings(db);
-  // Checkpoints copy the log into the database file and fsync it, blocking the writing thread; a
-  // longer log (64 MB rather than 4) means far fewer of them, and the checkpointer thread
-  // (checkpointer.ts) leaves them little to copy.
-  db.pragma('wal_autocheckpoint = 16384');
+  // Under a steady ingest a writer logs thousands of pages a second: the checkpointer thread
+  // (checkpointer.ts) copies them meanwhile but never quite catches up, so the log restarts only
+  // when the writer's own checkpoint copies the rest and fsyncs the file, holding the writer up.
+  // At 256 MB of log (rather than SQLite's 4) that happens a few times a minute: the search writer's
+  // index lag p99 went from 1.4 s at 64 MB to 0.5 s (docs/performance.md, run AI4), and the
+  // catalog's request latency p99 from 24 to 16 ms (the tenth session).
+  db.pragma('wal_autocheckpoint = 65536');
 }
 
 function applySync(db: EmbeddedDb, options: DatabaseOptions): void {
@@ -63,12 +66,6 @@ export function syncOf(db: EmbeddedDb): DatabaseOptions['sync'] {
 export function openWriteConnection(file: string, options: DatabaseOptions): EmbeddedDb {
   const db = new Database(file, { fileMustExist: true });
   applyWriterSettings(db, options);
-  // Under a steady ingest the search writer logs tens of thousands of pages a second: the
-  // checkpointer thread copies them meanwhile but never quite catches up, so the log restarts
-  // only when the writer's own checkpoint copies the rest. At 64 MB that held the writer up about
-  // twice a second (two fsyncs each) and the index lag p99 was 1.4 s at 100k entities; at 256 MB,
-  // 0.5 s (docs/performance.md, run AI4).
-  db.pragma('wal_autocheckpoint = 65536');
   return db;
 }
 
