@@ -44,6 +44,14 @@ const DISTRIBUTED: Target[] = [
     actual: (r) => r.ingest?.proposalsPerSecond,
   },
   {
+    // Like for like: one upsert a round trip from as many writers as the ingest has clients.
+    name: 'ingestProposal, 16 clients: proposals/s vs 50% of raw MongoDB single upserts from 16 writers',
+    unit: '/s',
+    kind: 'atLeast',
+    bound: (r) => (r.raw?.mongoSingle ? r.raw.mongoSingle.rowsPerSecond / 2 : undefined),
+    actual: (r) => r.ingest?.proposalsPerSecond,
+  },
+  {
     name: 'a Kafka burst, persisted: proposals/s vs 50% of raw MongoDB bulk upserts',
     unit: '/s',
     kind: 'atLeast',
