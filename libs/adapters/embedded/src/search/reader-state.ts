@@ -11,9 +11,16 @@ export type MemoryUpdate =
   | { readonly kind: 'put'; readonly docId: number; readonly entityType: string; readonly urn: string; readonly removed: boolean; readonly fields: [number, string[]][] }
   | { readonly kind: 'delete'; readonly docId: number };
 
+/**
+ * A commit's updates, or their JSON text as the writer thread sends them: a string crosses threads
+ * as one copy where objects are serialized and rebuilt, and the thread that passes them on to the
+ * reader threads (the one that serves and persists) never reads them.
+ */
+export type MemoryUpdates = readonly MemoryUpdate[] | string;
+
 export interface ReaderState {
   /** After a commit: the fields it allocated and what it changed. */
-  committed(fields: readonly NewField[], updates: readonly MemoryUpdate[]): void;
+  committed(fields: readonly NewField[], updates: MemoryUpdates): void;
   cleared(): void;
   /** A rebuild's deferred value rows are in the file now: what was loaded from it without them is read again. */
   rowsMerged(): void;
@@ -30,9 +37,9 @@ export class LocalReaderState implements ReaderState {
     private readonly docValues: DocValues,
   ) {}
 
-  committed(fields: readonly NewField[], updates: readonly MemoryUpdate[]): void {
+  committed(fields: readonly NewField[], updates: MemoryUpdates): void {
     for (const field of fields) this.fields.learn(field);
-    for (const update of updates) {
+    for (const update of typeof updates === 'string' ? (JSON.parse(updates) as MemoryUpdate[]) : updates) {
       if (update.kind === 'delete') {
         this.catalog.delete(update.docId);
         this.docValues.deleteDoc(update.docId);

@@ -7,7 +7,7 @@
 import { RestliError } from '@cairn/core';
 import type { SearchMappings } from '@cairn/ports';
 import { CallThread } from './call-thread';
-import type { MemoryUpdate, ReaderState } from './reader-state';
+import type { MemoryUpdates, ReaderState } from './reader-state';
 import type { ReadMethod, SearchReads } from './search-reads';
 import type { NewField } from './search-tables';
 import type { WorkerRequest } from './worker-messages';
@@ -22,7 +22,7 @@ export class ReaderThreads implements ReaderState, SearchReads {
     );
   }
 
-  committed(fields: readonly NewField[], updates: readonly MemoryUpdate[]): void {
+  committed(fields: readonly NewField[], updates: MemoryUpdates): void {
     if (fields.length === 0 && updates.length === 0) return;
     for (const t of this.threads) t.post({ type: 'committed', fields, updates });
   }

@@ -1,11 +1,11 @@
 /** Messages to the search engine's threads (replies are `CallReply`s). */
 import type { DocumentWrite } from './document-writer';
-import type { MemoryUpdate } from './reader-state';
+import type { MemoryUpdates } from './reader-state';
 import type { ReadMethod } from './search-reads';
 import type { NewField } from './search-tables';
 
 export type WorkerRequest =
-  | { readonly type: 'committed'; readonly fields: readonly NewField[]; readonly updates: readonly MemoryUpdate[] }
+  | { readonly type: 'committed'; readonly fields: readonly NewField[]; readonly updates: MemoryUpdates }
   | { readonly type: 'cleared' }
   | { readonly type: 'rowsMerged' }
   | { readonly type: 'call'; readonly id: number; readonly method: ReadMethod; readonly args: unknown[] }
@@ -27,5 +27,5 @@ export type WriterRequest =
 /** The writer's answer to `apply`: what readers' memory must learn, in the order committed. */
 export interface WriterCommitted {
   readonly fields: readonly NewField[];
-  readonly updates: readonly MemoryUpdate[];
+  readonly updates: MemoryUpdates;
 }

@@ -25,8 +25,9 @@ const db = openWriteConnection(file, { sync });
 let committed: { fields: NewField[]; updates: MemoryUpdate[] } = { fields: [], updates: [] };
 const fields = new FieldRegistry(db, mappings);
 const writer = new DocumentWriter(db, fields, {
-  // A batch of thousands of documents: concatenated, not spread into arguments.
-  committed: (fields, updates) => {
+  // A batch of thousands of documents: concatenated, not spread into arguments. The writer hands
+  // its updates as objects; they become text when answered (`taken`).
+  committed: (fields: readonly NewField[], updates: readonly MemoryUpdate[]) => {
     committed = { fields: committed.fields.concat(fields), updates: committed.updates.concat(updates) };
   },
   // The caller tells readers once its `clear` or `merge` is answered.
@@ -38,7 +39,7 @@ const port = parentPort!;
 function taken(): WriterCommitted {
   const out = committed;
   committed = { fields: [], updates: [] };
-  return out;
+  return { fields: out.fields, updates: out.updates.length > 0 ? JSON.stringify(out.updates) : [] };
 }
 
 /** The batch whose parts are applied in the open transaction: how many arrived, and the first failure. */
