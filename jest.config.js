@@ -5,5 +5,8 @@ module.exports = {
   testMatch: ['<rootDir>/libs/**/*.test.ts', '<rootDir>/services/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/'],
   testTimeout: 30000,
+  // A worker whose heap earlier files grew is replaced before the next file: heavy heaps slow every
+  // later collection (the idle collector's tests start from a clean heap and time out behind one).
+  workerIdleMemoryLimit: '1GB',
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
 };
