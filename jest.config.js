@@ -5,8 +5,8 @@ module.exports = {
   testMatch: ['<rootDir>/libs/**/*.test.ts', '<rootDir>/services/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/'],
   testTimeout: 30000,
-  // A worker whose heap earlier files grew is replaced before the next file: heavy heaps slow every
-  // later collection (the idle collector's tests start from a clean heap and time out behind one).
+  // A worker whose heap earlier files grew past 1 GB is replaced before the next file, so no file
+  // inherits a large heap to walk (the idle collector's tests collect the worker's whole heap).
   workerIdleMemoryLimit: '1GB',
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
 };
