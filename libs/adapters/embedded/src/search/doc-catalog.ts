@@ -4,6 +4,7 @@
  * Types and flags are typed arrays: a broad query tests tens of thousands of documents.
  */
 import type { EmbeddedDb } from '../database';
+import type { CountedDocs } from './doc-values';
 
 /** URN order is computed once no document has been added for this long. */
 const URN_ORDER_QUIET_MS = 2000;
@@ -147,18 +148,44 @@ export class DocCatalog {
     return (this.urnRanks = ranks);
   }
 
-  /** The documents by entity type, in their order (by type code: a map lookup per document costs more). */
-  groupByType(docIds: Int32Array): Map<string, number[]> {
-    const byCode: number[][] = this.typeNames.map(() => []);
+  /**
+   * The documents by entity type, in their order: counted by type code first, so each group is
+   * one typed array of its final size, and a query of one type (the usual) is its own group.
+   */
+  groupByType(docIds: Int32Array): Map<string, Int32Array> {
     const { typeCodes } = this;
+    const sizes = new Int32Array(this.typeNames.length + 1);
+    for (let i = 0; i < docIds.length; i++) {
+      const docId = docIds[i];
+      sizes[docId < typeCodes.length ? typeCodes[docId] : 0]++;
+    }
+    const out = new Map<string, Int32Array>();
+    const only = docIds.length > 0 ? sizes.indexOf(docIds.length, 1) : -1;
+    if (only > 0) return out.set(this.typeNames[only - 1], docIds);
+    const groups = Array.from(sizes, (n) => new Int32Array(n));
+    const filled = new Int32Array(sizes.length);
     for (let i = 0; i < docIds.length; i++) {
       const docId = docIds[i];
       const code = docId < typeCodes.length ? typeCodes[docId] : 0;
-      if (code > 0) byCode[code - 1].push(docId);
+      if (code > 0) groups[code][filled[code]++] = docId;
     }
-    const out = new Map<string, number[]>();
-    byCode.forEach((docs, i) => docs.length > 0 && out.set(this.typeNames[i], docs));
+    for (let code = 1; code < groups.length; code++) if (sizes[code] > 0) out.set(this.typeNames[code - 1], groups[code]);
     return out;
+  }
+
+  /**
+   * What to count an entity type's documents' values over: the documents, or, when they are most of
+   * the type's, every other document of the type (removed ones too: they keep their values).
+   */
+  countedDocs(entityType: string, docs: ArrayLike<number>): CountedDocs {
+    const code = this.typeNames.indexOf(entityType) + 1;
+    if (code === 0 || docs.length * 2 <= (this.byType.get(entityType)?.size ?? 0)) return docs;
+    const { typeCodes } = this;
+    const matched = new Uint8Array(typeCodes.length);
+    for (let i = 0; i < docs.length; i++) matched[docs[i]] = 1;
+    const allBut: number[] = [];
+    for (let docId = 0; docId < typeCodes.length; docId++) if (typeCodes[docId] === code && matched[docId] === 0) allBut.push(docId);
+    return { allBut };
   }
 
   /** Doc ids of the entity types. */

@@ -48,3 +48,28 @@ describe('DocValues', () => {
     expect(values.values([1], 9).sort()).toEqual(['all', 'd0', 'r49']);
   });
 });
+
+describe('DocValues counted over the other documents', () => {
+  it('gives the same counts as counting the documents, after rewrites and deletes', () => {
+    const db = openDatabase(':memory:');
+    createSearchTables(db);
+    const insert = db.prepare('INSERT INTO search_values (field_id, value, doc_id) VALUES (1, ?, ?)');
+    const docs = Array.from({ length: 300 }, (_, i) => i + 1);
+    let seed = 7;
+    const random = (n: number) => (seed = (seed * 48271) % 2147483647) % n;
+    const someValues = () => Array.from({ length: random(4) }, () => `v${random(25)}`);
+    for (const docId of docs) for (const value of new Set(someValues())) insert.run(value, docId);
+    const values = new DocValues(db, new FieldRegistry(db, new Map()));
+    values.counts(new Map([[1, docs]]), 1);
+    for (let i = 0; i < 2000; i++) values.update(1, 1 + random(320), [...new Set(someValues())]);
+    for (let i = 0; i < 20; i++) values.deleteDoc(1 + random(320));
+    const universe = Array.from({ length: 320 }, (_, i) => i + 1);
+    for (let round = 0; round < 5; round++) {
+      const matched = universe.filter(() => random(10) < 8);
+      const others = universe.filter((docId) => !matched.includes(docId));
+      const direct = values.counts(new Map([[1, matched]]), 100);
+      expect(direct.length).toBeGreaterThan(10);
+      expect(values.counts(new Map([[1, { allBut: others }]]), 100)).toEqual(direct);
+    }
+  });
+});

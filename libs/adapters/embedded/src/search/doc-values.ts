@@ -17,6 +17,12 @@ export interface ValueCount {
   readonly count: number;
 }
 
+/**
+ * The documents to count a field's values over: these, or all that have the field but these (a
+ * broad query's few non-matches cost less to count than its many matches).
+ */
+export type CountedDocs = ArrayLike<number> | { readonly allBut: ArrayLike<number> };
+
 const byCountThenValue = (a: ValueCount, b: ValueCount) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0);
 
 class FieldValues {
@@ -34,6 +40,8 @@ class FieldValues {
   private pool = new Int32Array(1024);
   private poolEnd = 0;
   private poolLive = 0;
+  /** Per value id, how many documents hold it: the counts over every document, kept as values change. */
+  private totals = new Int32Array(64);
 
   private valueId(v: string): number {
     let id = this.dictIds.get(v);
@@ -41,16 +49,25 @@ class FieldValues {
       id = this.dict.length;
       this.dict.push(v);
       this.dictIds.set(v, id);
+      if (id >= this.totals.length) this.totals = grown(this.totals, id);
     }
     return id;
   }
 
   set(docId: number, values: readonly string[]): void {
     if (docId >= this.single.length) this.single = grown(this.single, docId);
+    this.count(docId, this.totals, -1);
     if (this.single[docId] === MULTI) this.poolLive -= this.multiCount[docId];
     this.single[docId] = 0;
     if (values.length === 1) this.single[docId] = this.valueId(values[0]) + 1;
     else if (values.length > 1) this.setMulti(docId, values.map((v) => this.valueId(v)));
+    this.count(docId, this.totals, 1);
+  }
+
+  private count(docId: number, counts: Int32Array, step: 1 | -1): void {
+    const s = this.single[docId];
+    if (s > 0) counts[s - 1] += step;
+    else if (s === MULTI) for (let k = this.multiAt[docId], end = k + this.multiCount[docId]; k < end; k++) counts[this.pool[k]] += step;
   }
 
   private setMulti(docId: number, ids: readonly number[]): void {
@@ -91,14 +108,23 @@ class FieldValues {
     return Array.from(this.pool.subarray(at, at + this.multiCount[docId]));
   }
 
-  /** Adds the documents' value counts into `counts` (by value id), without allocating. */
-  countAll(docIds: readonly number[], counts: Int32Array): void {
+  /** The documents' value counts (by value id), without allocating more than the result. */
+  countsOf(docs: CountedDocs): Int32Array {
+    const counts = new Int32Array(this.dict.length);
+    if ('allBut' in docs) {
+      counts.set(this.totals.subarray(0, counts.length));
+      this.countAll(docs.allBut, counts, -1);
+    } else this.countAll(docs, counts, 1);
+    return counts;
+  }
+
+  private countAll(docIds: ArrayLike<number>, counts: Int32Array, step: 1 | -1): void {
     const { single, multiAt, multiCount, pool } = this;
     for (let i = 0; i < docIds.length; i++) {
       const docId = docIds[i];
       const s = docId < single.length ? single[docId] : 0;
-      if (s > 0) counts[s - 1]++;
-      else if (s === MULTI) for (let k = multiAt[docId], end = k + multiCount[docId]; k < end; k++) counts[pool[k]]++;
+      if (s > 0) counts[s - 1] += step;
+      else if (s === MULTI) for (let k = multiAt[docId], end = k + multiCount[docId]; k < end; k++) counts[pool[k]] += step;
     }
   }
 }
@@ -159,7 +185,7 @@ export class DocValues {
   }
 
   /** The `size` most frequent values over each field's documents (summed across the fields), then by value. */
-  counts(docsByField: ReadonlyMap<number, readonly number[]>, size: number): ValueCount[] {
+  counts(docsByField: ReadonlyMap<number, CountedDocs>, size: number): ValueCount[] {
     if (docsByField.size === 1) {
       const [[fieldId, docs]] = docsByField;
       return this.fieldCounts(this.field(fieldId), docs, size);
@@ -167,8 +193,7 @@ export class DocValues {
     const totals = new Map<string, number>();
     for (const [fieldId, docs] of docsByField) {
       const f = this.field(fieldId);
-      const counts = new Int32Array(f.dict.length);
-      f.countAll(docs, counts);
+      const counts = f.countsOf(docs);
       for (let id = 0; id < counts.length; id++) {
         const n = counts[id];
         if (n > 0) totals.set(f.dict[id], (totals.get(f.dict[id]) ?? 0) + n);
@@ -180,9 +205,8 @@ export class DocValues {
   }
 
   /** One field's counts, ranked by value id: no map by value, and objects only for the top values. */
-  private fieldCounts(f: FieldValues, docs: readonly number[], size: number): ValueCount[] {
-    const counts = new Int32Array(f.dict.length);
-    f.countAll(docs, counts);
+  private fieldCounts(f: FieldValues, docs: CountedDocs, size: number): ValueCount[] {
+    const counts = f.countsOf(docs);
     const counted: number[] = [];
     for (let id = 0; id < counts.length; id++) if (counts[id] > 0) counted.push(id);
     const { dict } = f;

@@ -23,7 +23,7 @@ import type { EmbeddedDb } from '../database';
 import { holdsWords, queryForms, scalarValues, urnComponents } from '@cairn/search';
 import { numericValue } from './analysis';
 import type { DocCatalog } from './doc-catalog';
-import type { DocValues } from './doc-values';
+import type { CountedDocs, DocValues } from './doc-values';
 import { criterionDocsSql, isNegated, marks, selectionSql, type FilterFields } from './selection-sql';
 import { inOrder, smallest } from './smallest';
 import type { FieldRegistry } from './search-tables';
@@ -203,8 +203,7 @@ export class SearchReader {
 
   /**
    * The page of `size` (plus one, to tell whether more follow) after skipping `from` hits and
-   * everything up to `after`. Ranking orders whole score tiers, so only tiers that reach the page
-   * are sorted by URN.
+   * everything up to `after`, by score and then URN.
    */
   private page(query: SearchQuery, candidates: Candidates, from: number, size: number, after?: Position): Ranked[] {
     const compare = comparator(query.sort);
@@ -215,7 +214,15 @@ export class SearchReader {
       const eligible = Array.from(docs, (docId, i) => this.position({ docId, score: scores[i] }, keys)).filter(isAfter);
       return smallest(eligible, from + size + 1, compare).slice(from);
     }
-    // Doc ids by score: objects only for the hits of the page.
+    if (!after) {
+      // One bounded heap over every candidate, by score and then URN: objects only for the page's hits.
+      const byUrn = this.byDocUrn();
+      const indices: number[] = [];
+      for (let i = 0; i < docs.length; i++) indices.push(i);
+      const top = smallest(indices, from + size + 1, (a, b) => scores[b] - scores[a] || byUrn(docs[a], docs[b]));
+      return top.slice(from).map((i) => this.position({ docId: docs[i], score: scores[i] }));
+    }
+    // Resuming after a position: doc ids by score, and only the tiers that reach the page sorted by URN.
     const tiers = new Map<number, number[]>();
     for (let i = 0; i < docs.length; i++) {
       const tier = tiers.get(scores[i]);
@@ -255,6 +262,14 @@ export class SearchReader {
   private facets(query: SearchQuery, candidates: Candidates): FacetResult[] {
     if (query.facets.length === 0) return [];
     const docsByType = this.catalog.groupByType(candidates.docs);
+    const countedByType = new Map<string, CountedDocs>();
+    const counted = (entityType: string): CountedDocs | undefined => {
+      const docs = docsByType.get(entityType);
+      if (!docs) return undefined;
+      let out = countedByType.get(entityType);
+      if (!out) countedByType.set(entityType, (out = this.catalog.countedDocs(entityType, docs)));
+      return out;
+    };
     return query.facets.map((f) => {
       let values: { value: string; count: number }[];
       if (f.field === ENTITY_TYPE_FIELD) {
@@ -263,9 +278,9 @@ export class SearchReader {
           .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : 1))
           .slice(0, f.size);
       } else {
-        const docsByField = new Map<number, number[]>();
+        const docsByField = new Map<number, CountedDocs>();
         for (const id of this.fieldRegistry.ids(query.entityTypes, [f.field])) {
-          const docs = docsByType.get(this.fieldRegistry.byFieldId(id)?.entityType ?? '');
+          const docs = counted(this.fieldRegistry.byFieldId(id)?.entityType ?? '');
           if (docs) docsByField.set(id, docs);
         }
         values = this.docValues.counts(docsByField, f.size);
