@@ -49,6 +49,8 @@ export function startCheckpointer(files: readonly string[], options: Checkpointe
   return {
     close: async () => {
       closing = true;
+      // Awaited from here on: unreferenced, the process could end first, before its files are closed.
+      worker.ref();
       worker.postMessage(CLOSE_CHECKPOINTER);
       await exited;
     },

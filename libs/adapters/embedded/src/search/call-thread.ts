@@ -93,6 +93,8 @@ export class CallThread<Request extends { readonly type: string }> {
     this.closing = true;
     const worker = this.worker;
     if (!worker) return;
+    // Awaited from here on: unreferenced, the process could end first, before its files are closed.
+    worker.ref();
     worker.postMessage(this.closeMessage);
     await new Promise<void>((resolve) => {
       worker.once('exit', () => resolve());
