@@ -214,38 +214,15 @@ export class SearchReader {
       const eligible = Array.from(docs, (docId, i) => this.position({ docId, score: scores[i] }, keys)).filter(isAfter);
       return smallest(eligible, from + size + 1, compare).slice(from);
     }
-    if (!after) {
-      // One bounded heap over every candidate, by score and then URN: objects only for the page's hits.
-      const byUrn = this.byDocUrn();
-      const indices: number[] = [];
-      for (let i = 0; i < docs.length; i++) indices.push(i);
-      const top = smallest(indices, from + size + 1, (a, b) => scores[b] - scores[a] || byUrn(docs[a], docs[b]));
-      return top.slice(from).map((i) => this.position({ docId: docs[i], score: scores[i] }));
-    }
-    // Resuming after a position: doc ids by score, and only the tiers that reach the page sorted by URN.
-    const tiers = new Map<number, number[]>();
+    // One bounded heap over the candidates (those past `after` when resuming), by score and then URN:
+    // URNs read only for `after`'s own score, and objects only for the page's hits.
+    const byUrn = this.byDocUrn();
+    const indices: number[] = [];
     for (let i = 0; i < docs.length; i++) {
-      const tier = tiers.get(scores[i]);
-      if (tier) tier.push(docs[i]);
-      else tiers.set(scores[i], [docs[i]]);
+      if (!after || scores[i] < after.score || (scores[i] === after.score && this.catalog.urn(docs[i]) > after.urn)) indices.push(i);
     }
-    const out: Ranked[] = [];
-    let skip = from;
-    for (const score of [...tiers.keys()].sort((a, b) => b - a)) {
-      if (after && score > after.score) continue;
-      const tier = tiers.get(score) ?? [];
-      if (skip >= tier.length && !(after && score === after.score)) {
-        skip -= tier.length;
-        continue;
-      }
-      // Positions (with their URNs) only for the page: a broad query's tier has tens of thousands.
-      const eligible = after ? tier.filter((docId) => isAfter(this.position({ docId, score }))) : tier;
-      const top = smallest(eligible, skip + size + 1 - out.length, this.byDocUrn());
-      out.push(...top.slice(skip).map((docId) => this.position({ docId, score })));
-      skip = Math.max(0, skip - eligible.length);
-      if (out.length > size) break;
-    }
-    return out;
+    const top = smallest(indices, from + size + 1, (a, b) => scores[b] - scores[a] || byUrn(docs[a], docs[b]));
+    return top.slice(from).map((i) => this.position({ docId: docs[i], score: scores[i] }));
   }
 
   /** Without terms every score is equal: the URN index gives the page directly. */
