@@ -128,6 +128,47 @@ describe('SQLite adapters: durability across reopen', () => {
   });
 });
 
+describe('SQLite aspect store: a catalog file of the layout keyed WITHOUT ROWID', () => {
+  it('rewrites the table keyed by rowid as it opens, every version kept, and goes on versioning', async () => {
+    const { db, close } = freshDb();
+    try {
+      db.exec(`
+        CREATE TABLE metadata_aspect_v2 (
+          urn TEXT NOT NULL, aspect TEXT NOT NULL, version INTEGER NOT NULL,
+          metadata TEXT NOT NULL, system_metadata TEXT, created_on INTEGER NOT NULL, created_by TEXT NOT NULL,
+          proposal_id TEXT,
+          PRIMARY KEY (urn, aspect, version)) WITHOUT ROWID;
+        CREATE INDEX metadata_aspect_v2_latest ON metadata_aspect_v2 (aspect, urn) WHERE version = 0;
+        INSERT INTO metadata_aspect_v2 VALUES
+          ('urn:li:corpuser:a', 'status', 0, '{"removed":true}', '{"runId":"r2"}', 2, 'urn:li:corpuser:x', '0:2@2'),
+          ('urn:li:corpuser:a', 'status', 1, '{"removed":false}', NULL, 1, 'urn:li:corpuser:x', '0:1@1'),
+          ('urn:li:corpuser:b', 'corpUserKey', 0, '{"username":"b"}', NULL, 3, 'urn:li:corpuser:x', NULL);
+      `);
+      const store = new SqliteAspectStore(db);
+      const table = db.prepare("SELECT sql FROM sqlite_master WHERE name = 'metadata_aspect_v2'").pluck().get() as string;
+      expect(table).not.toMatch(/WITHOUT ROWID/i);
+      expect(db.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'metadata_aspect_v2%' ORDER BY name").pluck().all()).toEqual([
+        'metadata_aspect_v2',
+        'metadata_aspect_v2_key',
+        'metadata_aspect_v2_latest',
+      ]);
+      expect(await store.getVersion('urn:li:corpuser:a', 'status', 1)).toMatchObject({ metadata: '{"removed":false}', createdOn: 1 });
+      expect((await store.getLatest(['urn:li:corpuser:a', 'urn:li:corpuser:b'])).map((r) => [r.urn, r.aspect, r.version, r.metadata, r.systemMetadata])).toEqual([
+        ['urn:li:corpuser:a', 'status', 0, '{"removed":true}', { runId: 'r2' }],
+        ['urn:li:corpuser:b', 'corpUserKey', 0, '{"username":"b"}', undefined],
+      ]);
+      const outcome = await store.write({ urn: 'urn:li:corpuser:a', aspect: 'status', metadata: '{"removed":false}', systemMetadata: {}, createdOn: 4, createdBy: 'urn:li:corpuser:x', proposalId: '0:4@4' });
+      expect(outcome.kind).toBe('updated');
+      expect(await store.getVersion('urn:li:corpuser:a', 'status', 2)).toMatchObject({ metadata: '{"removed":true}', createdOn: 2 });
+      expect(() => db.prepare("INSERT INTO metadata_aspect_v2 (urn, aspect, version, metadata, created_on, created_by) VALUES ('urn:li:corpuser:b', 'corpUserKey', 0, '{}', 5, 'x')").run()).toThrow(/UNIQUE/);
+      new SqliteAspectStore(db);
+      expect(await store.countLatest({})).toBe(2);
+    } finally {
+      await close();
+    }
+  });
+});
+
 describe('SQLite event log: a catalog file of the layout before each topic had its table', () => {
   it('moves every topic\'s records and positions over as it opens them, then drops the shared table', async () => {
     const { db, close } = freshDb();

@@ -45,6 +45,38 @@ export function likeToGlob(like: string): string {
   return out;
 }
 
+/** A row's columns, without the rowid that orders the table. */
+const COLUMNS = 'urn, aspect, version, metadata, system_metadata, created_on, created_by, proposal_id';
+
+const TABLE_COLUMNS = `urn TEXT NOT NULL, aspect TEXT NOT NULL, version INTEGER NOT NULL,
+  metadata TEXT NOT NULL, system_metadata TEXT, created_on INTEGER NOT NULL, created_by TEXT NOT NULL,
+  proposal_id TEXT`;
+
+/**
+ * The aspect table keyed by rowid, rows in the order they were written, with its key (urn, aspect,
+ * version) a unique index. Keyed by that key WITHOUT ROWID, as it was first, each write landed on a
+ * random leaf of a tree whose leaves held two or three rows (a row of over about a kilobyte, most
+ * schemas, took overflow pages besides): a commit rewrote a page or more for each aspect, where
+ * rows appended now share their pages and only the small index entries land at random. A file of
+ * the earlier layout is rewritten into this one when it opens.
+ */
+function createAspectTable(db: EmbeddedDb): void {
+  const existing = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'metadata_aspect_v2'").pluck().get() as string | undefined;
+  const keyedByRowid = `
+    CREATE TABLE IF NOT EXISTS metadata_aspect_v2 (id INTEGER PRIMARY KEY, ${TABLE_COLUMNS});
+    CREATE UNIQUE INDEX IF NOT EXISTS metadata_aspect_v2_key ON metadata_aspect_v2 (urn, aspect, version);
+    CREATE INDEX IF NOT EXISTS metadata_aspect_v2_latest ON metadata_aspect_v2 (aspect, urn) WHERE version = 0;`;
+  if (!existing || !/WITHOUT\s+ROWID/i.test(existing)) {
+    db.exec(keyedByRowid);
+    return;
+  }
+  db.transaction(() => {
+    db.exec(`DROP INDEX IF EXISTS metadata_aspect_v2_latest; ALTER TABLE metadata_aspect_v2 RENAME TO metadata_aspect_v2_keyed;`);
+    db.exec(keyedByRowid);
+    db.exec(`INSERT INTO metadata_aspect_v2 (${COLUMNS}) SELECT ${COLUMNS} FROM metadata_aspect_v2_keyed; DROP TABLE metadata_aspect_v2_keyed;`);
+  })();
+}
+
 /** A write's columns, but its version. */
 function rowOf(w: AspectWrite) {
   return {
@@ -63,18 +95,11 @@ export class SqliteAspectStore implements AspectStore {
   private readonly writeTx;
 
   constructor(private readonly db: EmbeddedDb) {
-    db.exec(`
-      CREATE TABLE IF NOT EXISTS metadata_aspect_v2 (
-        urn TEXT NOT NULL, aspect TEXT NOT NULL, version INTEGER NOT NULL,
-        metadata TEXT NOT NULL, system_metadata TEXT, created_on INTEGER NOT NULL, created_by TEXT NOT NULL,
-        proposal_id TEXT,
-        PRIMARY KEY (urn, aspect, version)) WITHOUT ROWID;
-      CREATE INDEX IF NOT EXISTS metadata_aspect_v2_latest ON metadata_aspect_v2 (aspect, urn) WHERE version = 0;
-    `);
+    createAspectTable(db);
     this.stmts = {
-      latest: db.prepare('SELECT * FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = 0'),
-      latestOfUrn: db.prepare('SELECT * FROM metadata_aspect_v2 WHERE urn = ? AND version = 0 ORDER BY aspect'),
-      version: db.prepare('SELECT * FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = ?'),
+      latest: db.prepare(`SELECT ${COLUMNS} FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = 0`),
+      latestOfUrn: db.prepare(`SELECT ${COLUMNS} FROM metadata_aspect_v2 WHERE urn = ? AND version = 0 ORDER BY aspect`),
+      version: db.prepare(`SELECT ${COLUMNS} FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = ?`),
       maxVersion: db.prepare('SELECT MAX(version) AS v FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ?'),
       insert: db.prepare(
         'INSERT INTO metadata_aspect_v2 (urn, aspect, version, metadata, system_metadata, created_on, created_by, proposal_id) VALUES (@urn, @aspect, @version, @metadata, @system_metadata, @created_on, @created_by, @proposal_id)',
@@ -191,7 +216,7 @@ export class SqliteAspectStore implements AspectStore {
 
   async scanLatest(scan: AspectScan): Promise<StoredAspect[]> {
     const { sql, params } = this.scanWhere(scan);
-    const rows = this.db.prepare(`SELECT * FROM metadata_aspect_v2 WHERE ${sql} ORDER BY urn, aspect LIMIT ? OFFSET ?`).all(...params, scan.limit, scan.start) as Row[];
+    const rows = this.db.prepare(`SELECT ${COLUMNS} FROM metadata_aspect_v2 WHERE ${sql} ORDER BY urn, aspect LIMIT ? OFFSET ?`).all(...params, scan.limit, scan.start) as Row[];
     return rows.map(toStored);
   }
 
