@@ -16,10 +16,11 @@ export async function rawSqlite(catalog: SyntheticCatalog, limit: number, second
   const db = openDatabase(join(dir, 'raw.db'));
   try {
     db.exec(`CREATE TABLE metadata_aspect_v2 (
-      urn TEXT NOT NULL, aspect TEXT NOT NULL, version INTEGER NOT NULL, metadata TEXT NOT NULL, system_metadata TEXT,
-      created_on INTEGER NOT NULL, created_by TEXT NOT NULL, PRIMARY KEY (urn, aspect, version)) WITHOUT ROWID`);
+      id INTEGER PRIMARY KEY, urn TEXT NOT NULL, aspect TEXT NOT NULL, version INTEGER NOT NULL, metadata TEXT NOT NULL, system_metadata TEXT,
+      created_on INTEGER NOT NULL, created_by TEXT NOT NULL);
+      CREATE UNIQUE INDEX metadata_aspect_v2_key ON metadata_aspect_v2 (urn, aspect, version)`);
     const upsert = db.prepare(
-      `INSERT INTO metadata_aspect_v2 VALUES (?, ?, 0, ?, ?, ?, 'urn:li:corpuser:datahub')
+      `INSERT INTO metadata_aspect_v2 (urn, aspect, version, metadata, system_metadata, created_on, created_by) VALUES (?, ?, 0, ?, ?, ?, 'urn:li:corpuser:datahub')
        ON CONFLICT (urn, aspect, version) DO UPDATE SET metadata = excluded.metadata, system_metadata = excluded.system_metadata`,
     );
     const write = db.transaction((rows: AspectRow[]) => {
