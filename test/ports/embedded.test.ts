@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  changeLogsBesideAspects,
   openDatabase,
   SqliteAspectStore,
   SqliteEventLog,
@@ -12,6 +13,7 @@ import {
   topicTable,
   type EmbeddedDb,
 } from '@cairn/adapter-embedded';
+import type { MetadataChangeLog } from '@cairn/events';
 import type { Consumer } from '@cairn/ports';
 import { describeAspectStoreContract } from './aspect-store.contract';
 import { describeEventLogContract, waitFor } from './event-log.contract';
@@ -197,6 +199,61 @@ describe('SQLite event log: a catalog file of the layout before each topic had i
       expect(await b.lag('new-group')).toBe(7);
       expect(await b.append([{ key: 'k8', value: { label: 'b8' } }])).toEqual(['0:8']);
       expect(tables()).toEqual(['log_a', 'log_b', 'log_offsets']);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('SQLite event log: change logs stored beside their aspects', () => {
+  it('keeps the aspect value out of the table, hands the appended change log to a consumer here, and one after a restart reads the latest row', async () => {
+    const { db, close } = freshDb();
+    try {
+      const store = new SqliteAspectStore(db);
+      const form = changeLogsBesideAspects((urn, aspect) => store.latestMetadata(urn, aspect));
+      const urn = 'urn:li:corpuser:a';
+      const write = (value: string, n: number) =>
+        store.write({ urn, aspect: 'corpUserInfo', metadata: value, systemMetadata: {}, createdOn: n, createdBy: 'urn:li:corpuser:x', proposalId: `0:${n}@${n}` });
+      const changeLog = (value: string): MetadataChangeLog => ({
+        entityType: 'corpuser',
+        entityUrn: urn,
+        changeType: 'UPSERT',
+        aspectName: 'corpUserInfo',
+        aspect: { value, contentType: 'application/json' },
+      });
+      const first = '{"active":true,"displayName":"First"}';
+      const second = '{"active":true,"displayName":"Second"}';
+      let log = new SqliteEventLog<MetadataChangeLog>(db, 'changes', form);
+      const seen: (string | undefined)[] = [];
+      const consume = (from: SqliteEventLog<MetadataChangeLog>, group: string) =>
+        from.consume(group, async (batch) => void seen.push(...batch.map((r) => r.value.aspect?.value)));
+      let consumer = consume(log, 'here');
+      await write(first, 1);
+      const appended = changeLog(first);
+      await log.append([{ key: urn, value: appended }]);
+      await waitFor(() => seen.length === 1, 5000);
+      await consumer.stop();
+      expect(seen).toEqual([first]);
+      const rows = db.prepare(`SELECT value FROM ${topicTable('changes')}`).pluck().all() as string[];
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).not.toContain('First');
+
+      await write(second, 2);
+      await log.append([{ key: urn, value: changeLog(second) }]);
+      log = new SqliteEventLog<MetadataChangeLog>(db, 'changes', form);
+      seen.length = 0;
+      consumer = consume(log, 'after-restart');
+      await waitFor(() => seen.length === 2, 5000);
+      await consumer.stop();
+      expect(seen).toEqual([second, second]);
+
+      await store.deleteAspect(urn, 'corpUserInfo');
+      seen.length = 0;
+      consumer = consume(new SqliteEventLog<MetadataChangeLog>(db, 'changes', form), 'after-delete');
+      await log.append([{ key: urn, value: { entityType: 'corpuser', entityUrn: urn, changeType: 'DELETE', aspectName: 'corpUserInfo' } }]);
+      await waitFor(() => seen.length === 1, 5000);
+      await consumer.stop();
+      expect(seen).toEqual([undefined]);
     } finally {
       await close();
     }

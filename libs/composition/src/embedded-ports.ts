@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { createLogger, type Registry } from '@cairn/core';
 import type { FailedMetadataChangeProposal, MetadataChangeLog, MetadataChangeProposal } from '@cairn/events';
 import {
+  changeLogsBesideAspects,
   openDatabase,
   SqliteAspectStore,
   SqliteEventLog,
@@ -37,7 +38,7 @@ export function openEmbeddedPorts(dataDir: string, options: EmbeddedOptions, reg
     logs: {
       proposals: new SqliteEventLog<MetadataChangeProposal>(db, TOPIC_NAMES.proposals),
       failedProposals: new SqliteEventLog<FailedMetadataChangeProposal>(db, TOPIC_NAMES.failedProposals),
-      versionedChangeLog: new SqliteEventLog<MetadataChangeLog>(db, TOPIC_NAMES.versionedChangeLog),
+      versionedChangeLog: new SqliteEventLog<MetadataChangeLog>(db, TOPIC_NAMES.versionedChangeLog, changeLogsBesideAspects((urn, aspect) => store.latestMetadata(urn, aspect))),
       timeseriesChangeLog: new SqliteEventLog<MetadataChangeLog>(db, TOPIC_NAMES.timeseriesChangeLog),
     },
     results: new SqliteEventLog<ProposalResult>(db, PROPOSAL_RESULTS_TOPIC),

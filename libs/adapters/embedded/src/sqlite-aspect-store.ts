@@ -170,6 +170,11 @@ export class SqliteAspectStore implements AspectStore {
     return out;
   }
 
+  /** The aspect's latest value as stored, read in this turn: what the change logs' stored form reads back (change-log-form.ts). */
+  latestMetadata(urn: string, aspect: string): string | undefined {
+    return (this.stmts.latest.get(urn, aspect) as Row | undefined)?.metadata;
+  }
+
   async getVersion(urn: string, aspect: string, version: number): Promise<StoredAspect | undefined> {
     const row = this.stmts.version.get(urn, aspect, version) as Row | undefined;
     return row && toStored(row);

@@ -41,6 +41,21 @@ export function migrateEventLog(db: EmbeddedDb, topic: string): void {
   })();
 }
 
+/**
+ * How a topic stores its values when not as they are: the part of a value found elsewhere in the
+ * same file is left out of its row and read back from there. A consumer here gets the appended
+ * object itself while it is kept in memory, so only a consumer after a restart, or one far behind,
+ * reads a value back.
+ */
+export interface StoredForm<T> {
+  /** What the row holds for `value` (written as JSON). */
+  toStored(value: T): unknown;
+  /** The value again from what its row holds; undefined when it can no longer be had, and the record is skipped. */
+  fromStored(stored: unknown): T | undefined;
+  /** The characters `value` holds beyond its stored form, counted against the bound of values kept in memory. */
+  heldChars(value: T): number;
+}
+
 interface Pending<T> {
   readonly records: ReadonlyArray<NewRecord<T>>;
   readonly reproducible: boolean;
@@ -129,6 +144,7 @@ export class SqliteEventLog<T> implements EventLog<T> {
   constructor(
     db: EmbeddedDb,
     readonly topic: string,
+    private readonly form?: StoredForm<T>,
   ) {
     migrateEventLog(db, topic);
     this.flusher = flusherOf(db);
@@ -178,9 +194,9 @@ export class SqliteEventLog<T> implements EventLog<T> {
               this.stmts.insert.run(seq, r.key, UNSTORED, now, headers);
               unstored.push([seq, r.value]);
             } else {
-              const json = JSON.stringify(r.value);
+              const json = JSON.stringify(this.form ? this.form.toStored(r.value) : r.value);
               this.stmts.insert.run(seq, r.key, json, now, headers);
-              if (this.consumers.size > 0) written.push([seq, r.value, json.length]);
+              if (this.consumers.size > 0) written.push([seq, r.value, json.length + (this.form?.heldChars(r.value) ?? 0)]);
             }
             return `0:${seq++}`;
           }),
@@ -358,12 +374,13 @@ export class SqliteEventLog<T> implements EventLog<T> {
     };
   }
 
-  /** A record's value: kept in memory, or parsed from the table; undefined when it was never stored and is no longer kept. */
+  /** A record's value: kept in memory, or parsed from the table; undefined when it was never stored and is no longer kept, or its stored form can no longer be restored. */
   private valueOf(seq: number, json: string | null): T | undefined {
     const kept = this.recent.get(seq)?.value ?? this.unstored.get(seq);
     if (kept !== undefined) return kept;
     const stored = json ?? (this.stmts.value.get(seq) as string);
-    return stored === UNSTORED ? undefined : (JSON.parse(stored) as T);
+    if (stored === UNSTORED) return undefined;
+    return this.form ? this.form.fromStored(JSON.parse(stored)) : (JSON.parse(stored) as T);
   }
 
   private committedSeq(group: string): number {
