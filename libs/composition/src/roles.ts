@@ -32,14 +32,18 @@ const INDEX_BATCHING: IndexBatching = { lingerMs: INDEX_LINGER_MS, maxBatch: IND
 
 /**
  * The embedded search index writes on a thread of its own, so a batch's commit costs the serving
- * thread nothing: lingering buys little (at 100k entities, 10 ms rather than 200 took the index lag
- * p99 from 2.0 s to 0.9 s, ingest 1,435 → 1,352 proposals/s), and a backlog (a rebuild) goes in
+ * thread nothing, but each batch still costs both threads something of its own (FTS5 writes a
+ * segment per commit and merges them; the serving thread projects, sends and commits positions per
+ * batch): at 10k entities on a 2-core machine, 150 ms rather than 10 took the ingest from 1,452 to
+ * 1,664 proposals/s (CPU a proposal 913 → 779 µs, the search writer 0.28 → 0.22 of a core) for an
+ * index lag p99 of 440 ms instead of 195; 300 ms gained a few percent more for a p99 of 740 ms,
+ * too near the second Elasticsearch takes to make a write searchable. A backlog (a rebuild) goes in
  * larger batches, each touching a B-tree page once for more rows. Half of what a rebuild has in
  * the log at a time under the default bound (three quarters of 20,000), so the indexer projects one
  * batch while the one before commits; at 100k entities a commit rewrites pages all over the value
  * and term B-trees, so halving the batch (3,750 under a bound of 10,000) cost what the overlap gained.
  */
-export const EMBEDDED_SEARCH_BATCHING: IndexBatching = { lingerMs: 10, maxBatch: 7_500 };
+export const EMBEDDED_SEARCH_BATCHING: IndexBatching = { lingerMs: 150, maxBatch: 7_500 };
 
 export function startPersister(ports: CatalogPorts, registry: Registry, settler: ProposalSettler, metrics: Metrics): Consumer {
   const logs = { ...ports.logs, failedProposals: countingAppends(ports.logs.failedProposals, (n) => metrics.proposalsFailed.inc(n)) };
