@@ -15,6 +15,8 @@ const MIN_BUSY_MS = 1000;
 
 export class DrainRate {
   private samples: Sample[] = [];
+  /** `perSecond`'s answer since the last sample (null: not worked out yet); writes ask it with every request. */
+  private rate: number | undefined | null = null;
 
   /**
    * A consumer commits once per batch, and a large batch of a large index (or emptying the index
@@ -28,6 +30,7 @@ export class DrainRate {
   ) {}
 
   record(at: number, progress: ConsumerProgress): void {
+    this.rate = null;
     this.samples.push({ at, ...progress });
     // Keep the newest sample older than the window, as the start of the first interval in it.
     const firstInWindow = this.samples.findIndex((s) => s.at >= at - this.windowMs);
@@ -36,6 +39,11 @@ export class DrainRate {
 
   /** Records committed per second while there was lag, or undefined when it had work for too short a time to tell. */
   perSecond(): number | undefined {
+    if (this.rate === null) this.rate = this.measured();
+    return this.rate;
+  }
+
+  private measured(): number | undefined {
     let busyMs = 0;
     let drained = 0;
     for (let i = 1; i < this.samples.length; i++) {

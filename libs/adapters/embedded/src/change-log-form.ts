@@ -15,16 +15,18 @@ import type { StoredForm } from './sqlite-event-log';
 const JSON_CONTENT = 'application/json';
 
 /** A stored change log: without its previous value, and without its aspect value when that is the aspect's latest row. */
-type StoredChangeLog = Omit<MetadataChangeLog, 'previousAspectValue'> & { readonly aspectInStore?: true };
+type StoredChangeLog = Omit<MetadataChangeLog, 'previousAspectValue'> & { aspectInStore?: true };
 
 /** `latestMetadata`: the aspect's latest value as the aspect table holds it, if any. */
 export function changeLogsBesideAspects(latestMetadata: (urn: string, aspect: string) => string | undefined): StoredForm<MetadataChangeLog> {
   return {
     toStored(mcl: MetadataChangeLog): StoredChangeLog {
-      const { previousAspectValue: _previous, ...stored } = mcl;
-      if (!stored.aspect || stored.changeType === 'DELETE' || stored.entityUrn === undefined || stored.aspectName === undefined) return stored;
-      const { aspect: _value, ...rest } = stored;
-      return { ...rest, aspectInStore: true };
+      // One copy, marked in place: every change log of the ingest passes here.
+      const { previousAspectValue: _previous, aspect, ...stored }: StoredChangeLog & Pick<MetadataChangeLog, 'previousAspectValue'> = mcl;
+      if (!aspect) return stored;
+      if (mcl.changeType === 'DELETE' || mcl.entityUrn === undefined || mcl.aspectName === undefined) return { ...stored, aspect };
+      stored.aspectInStore = true;
+      return stored;
     },
     fromStored(stored: unknown): MetadataChangeLog | undefined {
       const { aspectInStore, ...mcl } = stored as StoredChangeLog;
