@@ -77,6 +77,11 @@ function createAspectTable(db: EmbeddedDb): void {
   })();
 }
 
+/** The latest row a write just stored, from the write itself rather than its columns parsed back. */
+function written(w: AspectWrite): StoredAspect {
+  return { urn: w.urn, aspect: w.aspect, version: 0, metadata: w.metadata, systemMetadata: w.systemMetadata, createdOn: w.createdOn, createdBy: w.createdBy };
+}
+
 /** A write's columns, but its version. */
 function rowOf(w: AspectWrite) {
   return {
@@ -126,7 +131,7 @@ export class SqliteAspectStore implements AspectStore {
     const next = rowOf(w);
     if (!current) {
       this.stmts.insert.run({ ...next, version: 0 });
-      return { kind: 'created', current: toStored({ ...next, version: 0 }) };
+      return { kind: 'created', current: written(w) };
     }
     if (current.proposal_id !== null && alreadyApplied(current.proposal_id, w.proposalId)) {
       const max = (this.stmts.maxVersion.get(w.urn, w.aspect) as { v: number }).v;
@@ -141,7 +146,7 @@ export class SqliteAspectStore implements AspectStore {
     const max = (this.stmts.maxVersion.get(w.urn, w.aspect) as { v: number }).v;
     this.stmts.insert.run({ ...current, version: max + 1 });
     this.stmts.replaceLatest.run(next);
-    return { kind: 'updated', current: toStored({ ...next, version: 0 }), previous: toStored(current) };
+    return { kind: 'updated', current: written(w), previous: toStored(current) };
   }
 
   async write(write: AspectWrite): Promise<WriteOutcome> {
@@ -150,7 +155,7 @@ export class SqliteAspectStore implements AspectStore {
 
   async createIfAbsent(write: AspectWrite): Promise<StoredAspect | undefined> {
     const row = rowOf(write);
-    if (this.stmts.insertIfAbsent.run(row).changes === 1) return toStored({ ...row, version: 0 });
+    if (this.stmts.insertIfAbsent.run(row).changes === 1) return written(write);
     const stored = this.stmts.latest.get(write.urn, write.aspect) as Row | undefined;
     return stored?.proposal_id === write.proposalId ? toStored(stored) : undefined;
   }
