@@ -14,7 +14,7 @@ import {
   type EmbeddedDb,
 } from '@cairn/adapter-embedded';
 import type { MetadataChangeLog } from '@cairn/events';
-import type { Consumer } from '@cairn/ports';
+import type { Consumer, LogRecord } from '@cairn/ports';
 import { describeAspectStoreContract } from './aspect-store.contract';
 import { describeEventLogContract, waitFor } from './event-log.contract';
 import { describeGraphIndexContract } from './graph-index.contract';
@@ -320,6 +320,35 @@ describe('SQLite event log: values appended in this process', () => {
       expect(seen[0]).not.toBe(before);
       expect(seen[1]).toBe(appended[0]);
       expect(seen[2]).toBe(appended[1]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('reach a consumer here as the same records a consumer after a restart reads from the table', async () => {
+    const { db, close } = freshDb();
+    try {
+      const log = new SqliteEventLog<Value>(db, 'kept-records');
+      const here: LogRecord<Value>[] = [];
+      const consumer = log.consume('here', async (batch) => {
+        here.push(...batch);
+      });
+      await log.append([{ key: 'k1', value: { label: 'a' }, headers: { actor: 'urn:li:corpuser:one' } }]);
+      await log.append([{ key: 'k2', value: { label: 'b' } }]);
+      await waitFor(() => here.length === 2, 5000);
+      await consumer.stop();
+
+      const reopened = new SqliteEventLog<Value>(db, 'kept-records');
+      const fromTable: LogRecord<Value>[] = [];
+      const later = reopened.consume('later', async (batch) => {
+        fromTable.push(...batch);
+      });
+      await waitFor(() => fromTable.length === 2, 5000);
+      await later.stop();
+
+      expect(here.map((r) => r.headers)).toEqual([{ actor: 'urn:li:corpuser:one' }, {}]);
+      expect(fromTable).toEqual(here);
+      expect(fromTable[0]!.value).not.toBe(here[0]!.value);
     } finally {
       await close();
     }

@@ -125,19 +125,20 @@ export class SqliteEventLog<T> implements EventLog<T> {
   private commitsSinceTrim = 0;
   private readonly stmts;
   /**
-   * Values appended here that this process's consumers have not all read, by seq: a consumer
-   * gets the appended object instead of parsing its JSON again. Kept only while some consumer
-   * reads this topic here, up to RECENT_MAX_CHARS; older ones are parsed from the table.
+   * Records appended here that this process's consumers have not all read, by seq: a consumer
+   * takes them from here, neither reading the table (whose rows hold each value's JSON before
+   * the columns after it) nor parsing the JSON again. Kept only while some consumer reads this
+   * topic here, up to RECENT_MAX_CHARS; older ones are read from the table.
    */
-  private readonly recent = new Map<number, { readonly value: T; readonly chars: number }>();
+  private readonly recent = new Map<number, { readonly record: LogRecord<T>; readonly chars: number }>();
   private recentChars = 0;
   /**
-   * Values of reproducible records (a rebuild's), stored as an empty value and kept here, by seq,
+   * Reproducible records (a rebuild's), their values stored as an empty value and kept here, by seq,
    * until every consumer here has committed them: a 100k rebuild wrote a gigabyte of change logs
    * into the table only to delete it again. Bounded by the consumers' backlog, which the rebuild
    * paces itself by; a restart loses them, and consumers then skip them.
    */
-  private readonly unstored = new Map<number, T>();
+  private readonly unstored = new Map<number, LogRecord<T>>();
   /** The committed seq of each group consuming in this process. */
   private readonly consumers = new Map<string, number>();
 
@@ -153,8 +154,6 @@ export class SqliteEventLog<T> implements EventLog<T> {
     this.stmts = {
       insert: db.prepare(`INSERT INTO ${table} (seq, key, value, ts, headers) VALUES (?, ?, ?, ?, ?)`),
       read: db.prepare(`SELECT seq, key, value, ts, headers FROM ${table} WHERE seq > ? ORDER BY seq LIMIT ?`),
-      readKept: db.prepare(`SELECT seq, key, NULL AS value, ts, headers FROM ${table} WHERE seq > ? ORDER BY seq LIMIT ?`),
-      value: db.prepare(`SELECT value FROM ${table} WHERE seq = ?`).pluck(),
       offset: db.prepare('SELECT seq FROM log_offsets WHERE topic = ? AND grp = ?'),
       commit: db.prepare('INSERT INTO log_offsets (topic, grp, seq) VALUES (?, ?, ?) ON CONFLICT (topic, grp) DO UPDATE SET seq = excluded.seq'),
       minOffset: db.prepare('SELECT MIN(seq) AS seq FROM log_offsets WHERE topic = ?'),
@@ -180,8 +179,8 @@ export class SqliteEventLog<T> implements EventLog<T> {
     this.pending = [];
     const now = Date.now();
     const start = this.nextSeq;
-    const written: [seq: number, value: T, chars: number][] = [];
-    const unstored: [seq: number, value: T][] = [];
+    const written: [seq: number, record: LogRecord<T>, chars: number][] = [];
+    const unstored: [seq: number, record: LogRecord<T>][] = [];
     const everyGroupHere = batch.some((p) => p.reproducible) && this.everyGroupConsumesHere();
     let ids: string[][] = [];
     return {
@@ -190,22 +189,25 @@ export class SqliteEventLog<T> implements EventLog<T> {
         ids = batch.map((p) =>
           p.records.map((r) => {
             const headers = r.headers ? JSON.stringify(r.headers) : null;
+            const id = `0:${seq}`;
+            const record = () => ({ id, key: r.key, value: r.value, timestamp: now, headers: r.headers ?? {} });
             if (p.reproducible && everyGroupHere) {
               this.stmts.insert.run(seq, r.key, UNSTORED, now, headers);
-              unstored.push([seq, r.value]);
+              unstored.push([seq, record()]);
             } else {
               const json = JSON.stringify(this.form ? this.form.toStored(r.value) : r.value);
               this.stmts.insert.run(seq, r.key, json, now, headers);
-              if (this.consumers.size > 0) written.push([seq, r.value, json.length + (this.form?.heldChars(r.value) ?? 0)]);
+              if (this.consumers.size > 0) written.push([seq, record(), json.length + (this.form?.heldChars(r.value) ?? 0)]);
             }
-            return `0:${seq++}`;
+            seq++;
+            return id;
           }),
         );
       },
       committed: () => {
         this.nextSeq = start + ids.reduce((n, a) => n + a.length, 0);
-        for (const [seq, value, chars] of written) this.keepRecent(seq, value, chars);
-        for (const [seq, value] of unstored) this.unstored.set(seq, value);
+        for (const [seq, record, chars] of written) this.keepRecent(seq, record, chars);
+        for (const [seq, record] of unstored) this.unstored.set(seq, record);
         batch.forEach((p, i) => p.resolve(ids[i]));
         this.appended.emit('data');
       },
@@ -213,8 +215,8 @@ export class SqliteEventLog<T> implements EventLog<T> {
     };
   };
 
-  private keepRecent(seq: number, value: T, chars: number): void {
-    this.recent.set(seq, { value, chars });
+  private keepRecent(seq: number, record: LogRecord<T>, chars: number): void {
+    this.recent.set(seq, { record, chars });
     this.recentChars += chars;
     for (const [oldest, kept] of this.recent) {
       if (this.recentChars <= RECENT_MAX_CHARS) break;
@@ -264,11 +266,18 @@ export class SqliteEventLog<T> implements EventLog<T> {
       this.stmts.commit.run(this.topic, group, this.nextSeq - 1);
     }
     this.consumers.set(group, this.committedSeq(group));
-    // Records this process appended are kept in memory from the oldest unread one on: their JSON,
-    // most of what a batch weighs, is then not read back from the table at all.
-    const read = (after: number) => {
-      const statement = this.recent.has(after + 1) || this.unstored.has(after + 1) ? this.stmts.readKept : this.stmts.read;
-      return statement.all(after, maxBatch) as { seq: number; key: string; value: string | null; ts: number; headers: string | null }[];
+    /** The records after `after`, and the seq read through (a skipped record's included). */
+    const read = (after: number): { records: LogRecord<T>[]; through: number } => {
+      const kept = this.keptAfter(after, maxBatch);
+      if (kept.length > 0) return { records: kept, through: after + kept.length };
+      const rows = this.stmts.read.all(after, maxBatch) as { seq: number; key: string; value: string; ts: number; headers: string | null }[];
+      const records: LogRecord<T>[] = [];
+      for (const r of rows) {
+        const value = this.valueOf(r.seq, r.value);
+        // An unstored value lost with the process that appended it: skipped.
+        if (value !== undefined) records.push({ id: `0:${r.seq}`, key: r.key, value, timestamp: r.ts, headers: r.headers ? JSON.parse(r.headers) : {} });
+      }
+      return { records, through: rows.length > 0 ? rows[rows.length - 1].seq : after };
     };
     const commit = (through: number) => {
       this.stmts.commit.run(this.topic, group, through);
@@ -317,20 +326,14 @@ export class SqliteEventLog<T> implements EventLog<T> {
           if (durable && !(await settleOldest())) await retry();
           continue;
         }
-        let rows = read(readAfter);
-        if (rows.length === 0) {
+        let { records, through } = read(readAfter);
+        if (through === readAfter) {
           await sleep(POLL_MS);
           continue;
         }
-        if (rows.length < maxBatch && options.lingerMs) {
+        if (through - readAfter < maxBatch && options.lingerMs) {
           await new Promise((r) => setTimeout(r, options.lingerMs));
-          rows = read(readAfter);
-        }
-        const records: LogRecord<T>[] = [];
-        for (const r of rows) {
-          const value = this.valueOf(r.seq, r.value);
-          // An unstored value lost with the process that appended it: skipped.
-          if (value !== undefined) records.push({ id: `0:${r.seq}`, key: r.key, value, timestamp: r.ts, headers: r.headers ? JSON.parse(r.headers) : {} });
+          ({ records, through } = read(readAfter));
         }
         // Whether the batch became durable, known from the start (a rejection is held here while
         // earlier batches settle, not left unhandled).
@@ -343,7 +346,7 @@ export class SqliteEventLog<T> implements EventLog<T> {
           await retry();
           continue;
         }
-        readAfter = rows[rows.length - 1].seq;
+        readAfter = through;
         if (!durable && taken.length === 0) {
           commit(readAfter);
           continue;
@@ -374,11 +377,21 @@ export class SqliteEventLog<T> implements EventLog<T> {
     };
   }
 
-  /** A record's value: kept in memory, or parsed from the table; undefined when it was never stored and is no longer kept, or its stored form can no longer be restored. */
-  private valueOf(seq: number, json: string | null): T | undefined {
-    const kept = this.recent.get(seq)?.value ?? this.unstored.get(seq);
+  /** The kept records from `after + 1` on, as long as they follow one another (up to `limit`). */
+  private keptAfter(after: number, limit: number): LogRecord<T>[] {
+    const records: LogRecord<T>[] = [];
+    for (let seq = after + 1; records.length < limit && seq < this.nextSeq; seq++) {
+      const kept = this.recent.get(seq)?.record ?? this.unstored.get(seq);
+      if (!kept) break;
+      records.push(kept);
+    }
+    return records;
+  }
+
+  /** A record's value: kept in memory, or parsed from its row; undefined when it was never stored and is no longer kept, or its stored form can no longer be restored. */
+  private valueOf(seq: number, stored: string): T | undefined {
+    const kept = this.recent.get(seq)?.record.value ?? this.unstored.get(seq)?.value;
     if (kept !== undefined) return kept;
-    const stored = json ?? (this.stmts.value.get(seq) as string);
     if (stored === UNSTORED) return undefined;
     return this.form ? this.form.fromStored(JSON.parse(stored)) : (JSON.parse(stored) as T);
   }
