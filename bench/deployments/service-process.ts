@@ -6,14 +6,6 @@ import { freePort, REPO_ROOT } from '../../test/support/process';
 import { sleep } from '../stats';
 import { statCpuMs, threadCpuMs } from './thread-cpu';
 
-/**
- * Node's flags of every service, as `npm start`, `deploy/local/services.sh` and the images run
- * them: a 32 MB young generation (V8's default 16). A proposal's objects live through the search
- * indexer's 150 ms linger; with twice the room, a 10k ingest collected the young generation 175
- * times instead of 307 and the old one 7 times instead of 13 (docs/performance.md).
- */
-const SERVICE_NODE_FLAGS = ['--max-semi-space-size=32'];
-
 export { REPO_ROOT };
 
 export interface ServiceOptions {
@@ -48,7 +40,7 @@ export class ServiceProcess {
     const out = openSync(logFile, 'a');
     const profile = options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
     const started = performance.now();
-    const child = spawn(process.execPath, [...profile, ...SERVICE_NODE_FLAGS, '--import', 'tsx', `services/${options.name}/src/main.ts`], {
+    const child = spawn(process.execPath, [...profile, '--import', 'tsx', `services/${options.name}/src/main.ts`], {
       cwd: REPO_ROOT,
       env: { ...process.env, LOG_LEVEL: 'warn', ...options.env, PORT: String(port), HOST: '127.0.0.1' },
       stdio: ['ignore', out, out],
