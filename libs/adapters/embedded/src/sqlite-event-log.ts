@@ -377,11 +377,16 @@ export class SqliteEventLog<T> implements EventLog<T> {
     };
   }
 
+  /** The record of `seq` this process keeps in memory, if it does. */
+  private kept(seq: number): LogRecord<T> | undefined {
+    return this.recent.get(seq)?.record ?? this.unstored.get(seq);
+  }
+
   /** The kept records from `after + 1` on, as long as they follow one another (up to `limit`). */
   private keptAfter(after: number, limit: number): LogRecord<T>[] {
     const records: LogRecord<T>[] = [];
     for (let seq = after + 1; records.length < limit && seq < this.nextSeq; seq++) {
-      const kept = this.recent.get(seq)?.record ?? this.unstored.get(seq);
+      const kept = this.kept(seq);
       if (!kept) break;
       records.push(kept);
     }
@@ -390,8 +395,8 @@ export class SqliteEventLog<T> implements EventLog<T> {
 
   /** A record's value: kept in memory, or parsed from its row; undefined when it was never stored and is no longer kept, or its stored form can no longer be restored. */
   private valueOf(seq: number, stored: string): T | undefined {
-    const kept = this.recent.get(seq)?.record.value ?? this.unstored.get(seq)?.value;
-    if (kept !== undefined) return kept;
+    const kept = this.kept(seq);
+    if (kept) return kept.value;
     if (stored === UNSTORED) return undefined;
     return this.form ? this.form.fromStored(JSON.parse(stored)) : (JSON.parse(stored) as T);
   }
