@@ -78,6 +78,28 @@ export function describeGraphIndexContract(name: string, open: () => Promise<Ope
       expect(triples((await outgoing(DS1)).edges)).toEqual([`${DS1} -TaggedWith-> ${TAG}`]);
     });
 
+    it('replaces the edges of an aspect with exactly the new ones when they overlap, alone or in a batch', async () => {
+      const write = async (via: (source: string, aspect: string, edges: Edge[]) => Promise<void>) => {
+        await via(DS1, 'upstreamLineage', [edge(DS1, 'DownstreamOf', DS2, { createdOn: 1 }), edge(DS1, 'DownstreamOf', DS3)]);
+        // Keeps DS3 as it was, changes DS2's createdOn, drops nothing else, adds ALICE's edge.
+        await via(DS1, 'upstreamLineage', [edge(DS1, 'DownstreamOf', DS3), edge(DS1, 'DownstreamOf', DS2, { createdOn: 2 }), edge(DS1, 'DownstreamOf', ALICE)]);
+        await via(DS1, 'upstreamLineage', [edge(DS1, 'DownstreamOf', DS2, { createdOn: 2 }), edge(DS1, 'DownstreamOf', ALICE)]);
+      };
+      const expected = [edge(DS1, 'DownstreamOf', ALICE), edge(DS1, 'DownstreamOf', DS2, { createdOn: 2 })];
+      const byDestination = (edges: Edge[]) => [...edges].sort((a, b) => a.destination.localeCompare(b.destination));
+      await write((source, aspect, edges) => graph.replaceEdges(source, aspect, edges));
+      expect(byDestination((await outgoing(DS1)).edges)).toEqual(expected);
+      expect((await incoming(DS3)).total).toBe(0);
+
+      await graph.replaceEdges(DS1, 'upstreamLineage', []);
+      const batch = graph.batch?.();
+      if (!batch) return;
+      await write((source, aspect, edges) => batch.replaceEdges(source, aspect, edges));
+      await batch.flush();
+      expect(byDestination((await outgoing(DS1)).edges)).toEqual(expected);
+      expect((await incoming(DS3)).total).toBe(0);
+    });
+
     it('replaces only the edges of the same source', async () => {
       await graph.replaceEdges(DS1, 'ownership', [edge(DS1, 'OwnedBy', ALICE)]);
       await graph.replaceEdges(DS2, 'ownership', [edge(DS2, 'OwnedBy', ALICE)]);

@@ -33,14 +33,12 @@ export class SqliteGraphIndex implements GraphIndex {
     // Also after a rebuild that did not end (the process stopped before `rebuilt`).
     this.indexDestinations();
     this.stmts = {
-      deleteVia: db.prepare('DELETE FROM graph_edges WHERE source = ? AND via_aspect = ?'),
+      selectVia: db.prepare('SELECT relationship, destination, created_on, created_actor FROM graph_edges WHERE source = ? AND via_aspect = ?'),
+      deleteEdge: db.prepare('DELETE FROM graph_edges WHERE source = ? AND via_aspect = ? AND relationship = ? AND destination = ?'),
       insert: db.prepare('INSERT OR REPLACE INTO graph_edges (source, via_aspect, relationship, destination, created_on, created_actor) VALUES (?, ?, ?, ?, ?, ?)'),
       deleteNode: db.prepare('DELETE FROM graph_edges WHERE source = ? OR destination = ?'),
     };
-    this.replaceTx = db.transaction((source: string, via: string, edges: readonly Edge[]) => {
-      this.stmts.deleteVia.run(source, via);
-      for (const e of edges) this.stmts.insert.run(e.source, via, e.relationshipType, e.destination, e.createdOn ?? null, e.createdActor ?? null);
-    });
+    this.replaceTx = db.transaction((source: string, via: string, edges: readonly Edge[]) => this.replace(source, via, edges));
     this.batchTx = db.transaction((writes: readonly (() => void)[]) => {
       for (const w of writes) w();
     });
@@ -54,10 +52,34 @@ export class SqliteGraphIndex implements GraphIndex {
   batch(): GraphWriteBatch {
     const writes: (() => void)[] = [];
     return {
-      replaceEdges: async (source, viaAspect, edges) => void writes.push(() => this.replaceTx(source, viaAspect, edges)),
+      // Inside the batch's transaction: a savepoint of each replacement's own would add nothing.
+      replaceEdges: async (source, viaAspect, edges) => void writes.push(() => this.replace(source, viaAspect, edges)),
       removeNode: async (urn) => void writes.push(() => this.stmts.deleteNode.run(urn, urn)),
       flush: async () => this.batchTx(writes.splice(0)),
     };
+  }
+
+  /**
+   * Writes only what differs from the aspect's stored edges: a changed aspect whose edges did not
+   * change (a schema whose fields' tags stayed, an ownership whose owners stayed) then dirties no
+   * page of the table or of its index by destination, where each edge lands on a page of its own.
+   */
+  private replace(source: string, via: string, edges: readonly Edge[]): void {
+    const stored = new Map<string, Pick<EdgeRow, 'created_on' | 'created_actor'>>();
+    for (const row of this.stmts.selectVia.all(source, via) as EdgeRow[]) stored.set(`${row.relationship}\n${row.destination}`, row);
+    for (const e of edges) {
+      const key = `${e.relationshipType}\n${e.destination}`;
+      const was = stored.get(key);
+      stored.delete(key);
+      const createdOn = e.createdOn ?? null;
+      const createdActor = e.createdActor ?? null;
+      if (was && was.created_on === createdOn && was.created_actor === createdActor) continue;
+      this.stmts.insert.run(source, via, e.relationshipType, e.destination, createdOn, createdActor);
+    }
+    for (const key of stored.keys()) {
+      const cut = key.indexOf('\n');
+      this.stmts.deleteEdge.run(source, via, key.slice(0, cut), key.slice(cut + 1));
+    }
   }
 
   async removeNode(urn: string): Promise<void> {
