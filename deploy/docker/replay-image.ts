@@ -11,6 +11,7 @@ import { once } from 'node:events';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
+import { dockerIgnore } from './dockerignore';
 
 const CONTEXT = resolve(__dirname, '../..');
 const DOCKERFILE = join(__dirname, 'Dockerfile');
@@ -38,19 +39,6 @@ function instructions(text: string): { op: string; args: string }[] {
     });
 }
 
-/** .dockerignore's patterns as a test of a context-relative path (a match excludes what is below it too). */
-function ignoredBy(patterns: string[]): (rel: string) => boolean {
-  const regexes = patterns.map((p) => {
-    const source = p
-      .replace(/^\/+|\/+$/g, '')
-      .split('**')
-      .map((part) => part.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]'))
-      .join('.*');
-    return new RegExp(`^${source.replace(/^\.\*\//, '(?:.*/)?')}(?:/.*)?$`);
-  });
-  return (rel) => regexes.some((r) => r.test(rel));
-}
-
 function readIgnore(): (rel: string) => boolean {
   let text = '';
   try {
@@ -58,7 +46,7 @@ function readIgnore(): (rel: string) => boolean {
   } catch {
     return () => false;
   }
-  return ignoredBy(text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#')));
+  return dockerIgnore(text);
 }
 
 function copy(stage: Stage, args: string, stages: Map<string, Stage>, ignored: (rel: string) => boolean): void {
