@@ -18,16 +18,19 @@ if [[ ! -x "$checker" ]]; then
   (cd "$DOCKER_DIR/compose-check" && _go build -o "$checker" .)
 fi
 
-secrets=(DATAHUB_TOKEN_SERVICE_SIGNING_KEY DATAHUB_TOKEN_SERVICE_SALT DATAHUB_SYSTEM_CLIENT_SECRET AUTH_ROOT_PASSWORD)
 placeholders=()
-for name in "${secrets[@]}"; do placeholders+=("$name=placeholder-secret-of-at-least-32-characters"); done
+unset_secrets=()
+for name in "${AUTH_SECRETS[@]}"; do
+  placeholders+=("$name=placeholder-secret-of-at-least-32-characters")
+  unset_secrets+=(-u "$name")
+done
 resolved="$(env "${placeholders[@]}" "$checker" "$compose_file")" || die "compose-check: $compose_file does not load"
 services="$(sed -n '/^services:/,/^[a-z]/s/^  \([a-z-]*\):$/\1/p' <<<"$resolved" | tr '\n' ' ')"
 log "compose-check: $compose_file loads: $services"
 
-refusal="$(env -u "${secrets[0]}" -u "${secrets[1]}" -u "${secrets[2]}" -u "${secrets[3]}" "$checker" "$compose_file" 2>&1)" &&
+refusal="$(env "${unset_secrets[@]}" "$checker" "$compose_file" 2>&1)" &&
   die "compose-check: $compose_file loads without gms's secrets"
-for name in "${secrets[@]}"; do
+for name in "${AUTH_SECRETS[@]}"; do
   grep -q "$name" <<<"$refusal" || die "compose-check: the refusal does not name $name: $refusal"
 done
 log "compose-check: without the secrets it refuses, naming each of them"

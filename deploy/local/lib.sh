@@ -33,6 +33,10 @@ ES_VERSION="${ES_RUNNER_VERSION%.*}" # runner 7.10.2.0 embeds Elasticsearch 7.10
 FERRETDB_VERSION="${FERRETDB_VERSION:-v1.24.2}"
 FERRETDB_MODULE="github.com/FerretDB/FerretDB"
 
+# The secrets gms needs with authentication on (services.sh generates them; the compose file
+# requires them: deploy/docker/check-compose.sh).
+AUTH_SECRETS=(DATAHUB_TOKEN_SERVICE_SIGNING_KEY DATAHUB_TOKEN_SERVICE_SALT DATAHUB_SYSTEM_CLIENT_SECRET AUTH_ROOT_PASSWORD)
+
 # Everything listens on loopback only.
 CAIRN_HOST="127.0.0.1"
 KAFKA_PORT="${KAFKA_PORT:-9092}"

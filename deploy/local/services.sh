@@ -7,7 +7,7 @@
 #   timeseries-indexer  :10094              time-series change logs -> time-series indices
 # The backends' coordinates come from the usual variables (KAFKA_BOOTSTRAP_SERVER, MONGODB_URI,
 # ELASTICSEARCH_URL, KAFKA_TOPIC_PREFIX, ELASTICSEARCH_INDEX_PREFIX, MONGODB_DATABASE), which
-# default to the local servers. gms runs with authentication on: its secrets (AUTH_SECRETS below)
+# default to the local servers. gms runs with authentication on: its secrets (AUTH_SECRETS, lib.sh)
 # come from the environment or are generated once into $CAIRN_RUN_DIR/services/auth.env (mode 600);
 # `services.sh auth-header` prints the system client's Authorization header (for CAIRN_TEST_AUTH).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -16,7 +16,6 @@ REPO_DIR="$(cd "$CAIRN_LOCAL_DIR/../.." && pwd)"
 SERVICES_DIR="$CAIRN_RUN_DIR/services"
 GMS_PORT="${GMS_PORT:-8080}"
 SERVICES=(mce-consumer mae-consumer timeseries-indexer gms)
-AUTH_SECRETS=(DATAHUB_TOKEN_SERVICE_SIGNING_KEY DATAHUB_TOKEN_SERVICE_SALT DATAHUB_SYSTEM_CLIENT_SECRET AUTH_ROOT_PASSWORD)
 AUTH_ENV_FILE="$SERVICES_DIR/auth.env"
 
 random_secret() { head -c 48 /dev/urandom | base64 | tr -dc 'A-Za-z0-9'; }
