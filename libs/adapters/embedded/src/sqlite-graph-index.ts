@@ -65,8 +65,8 @@ export class SqliteGraphIndex implements GraphIndex {
    * page of the table or of its index by destination, where each edge lands on a page of its own.
    */
   private replace(source: string, via: string, edges: readonly Edge[]): void {
-    const stored = new Map<string, Pick<EdgeRow, 'created_on' | 'created_actor'>>();
-    for (const row of this.stmts.selectVia.all(source, via) as EdgeRow[]) stored.set(`${row.relationship}\n${row.destination}`, row);
+    const stored = new Map<string, Omit<EdgeRow, 'source'>>();
+    for (const row of this.stmts.selectVia.all(source, via) as Omit<EdgeRow, 'source'>[]) stored.set(`${row.relationship}\n${row.destination}`, row);
     for (const e of edges) {
       const key = `${e.relationshipType}\n${e.destination}`;
       const was = stored.get(key);
@@ -76,10 +76,7 @@ export class SqliteGraphIndex implements GraphIndex {
       if (was && was.created_on === createdOn && was.created_actor === createdActor) continue;
       this.stmts.insert.run(source, via, e.relationshipType, e.destination, createdOn, createdActor);
     }
-    for (const key of stored.keys()) {
-      const cut = key.indexOf('\n');
-      this.stmts.deleteEdge.run(source, via, key.slice(0, cut), key.slice(cut + 1));
-    }
+    for (const gone of stored.values()) this.stmts.deleteEdge.run(source, via, gone.relationship, gone.destination);
   }
 
   async removeNode(urn: string): Promise<void> {
