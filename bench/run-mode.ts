@@ -6,6 +6,7 @@
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultRegistry } from '@cairn/core';
+import type { MetadataChangeProposal } from '@cairn/events';
 import { CatalogClient } from './client/catalog-client';
 import { fitsSnapshot } from './client/snapshots';
 import { backendsFromEnv, type Backends } from '../deploy/local/prefixed-run';
@@ -26,6 +27,7 @@ import { runKafkaBurst } from './scenarios/kafka-burst';
 import { runKafkaProduce } from './scenarios/kafka-produce';
 import { runOverload } from './scenarios/overload';
 import { ProposalFeed } from './scenarios/proposal-feed';
+import { spoolProposals, type ProposalSpool } from './scenarios/proposal-spool';
 import { runReads } from './scenarios/reads';
 import { runRestore } from './scenarios/restore';
 import { runSearch } from './scenarios/search';
@@ -38,6 +40,8 @@ const INGEST_FLOOR_SECONDS = 20;
 /** Names of the catalogs of a run: each scenario writes entities of its own. */
 const NAMESPACES = { load: 'c', batch: 'b', snapshots: 's', kafka: 'k', kafkaBurst: 'u', overload: 'o', serverWarmup: 'w' } as const;
 const RAW_SECONDS = 60;
+/** The server warm-up's catalog: more entities a second than its ingest takes, so it ends at its deadline. */
+const WARMUP_ENTITIES_PER_SECOND = 100;
 
 export interface RunContext {
   readonly options: BenchOptions;
@@ -48,6 +52,13 @@ export interface RunContext {
 
 function catalogOf(ctx: RunContext, namespace: string, entities: number, timeseries = true): SyntheticCatalog {
   return new SyntheticCatalog({ entities, seed: ctx.options.seed, namespace, timeseries });
+}
+
+/** `catalog`'s proposals written out for a REST ingest, before it starts (proposal-spool.ts). */
+function spoolOf(ctx: RunContext, catalog: SyntheticCatalog, keep?: (p: MetadataChangeProposal) => boolean): ProposalSpool {
+  const dir = join(ctx.workDir, 'spool');
+  mkdirSync(dir, { recursive: true });
+  return spoolProposals(catalog.entities(), join(dir, `${catalog.options.namespace}.jsonl`), keep);
 }
 
 /** Names every topic, index and database of one distributed deployment of the run. */
@@ -79,10 +90,14 @@ async function warmUpServers(ctx: RunContext, backends: Backends): Promise<Serve
   const client = new CatalogClient(deployment, options.clients + 2);
   try {
     // More entities than the while can take: it ends at the deadline, once what it sent is searchable.
-    const feed = new ProposalFeed(catalogOf(ctx, NAMESPACES.serverWarmup, Math.max(1000, options.serverWarmupSeconds * 500)));
+    const feed = spoolOf(ctx, catalogOf(ctx, NAMESPACES.serverWarmup, Math.max(1000, options.serverWarmupSeconds * WARMUP_ENTITIES_PER_SECOND)));
     const request = { action: 'ingestProposal' } as const;
-    const result = await runIngest(client, feed, { clients: options.clients, request, maxSeconds: options.serverWarmupSeconds, expectSearchable: (n) => n });
-    return { proposals: result.proposals, seconds: round((performance.now() - started) / 1000, 1)! };
+    try {
+      const result = await runIngest(client, feed, { clients: options.clients, request, maxSeconds: options.serverWarmupSeconds, expectSearchable: (n) => n });
+      return { proposals: result.proposals, seconds: round((performance.now() - started) / 1000, 1)! };
+    } finally {
+      feed.close();
+    }
   } finally {
     client.close();
     await deployment.stop();
@@ -149,14 +164,14 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
   let searchable = 0;
   /** Ingests a catalog over REST; search then finds its entities besides those already there. */
   const ingest = async (source: SyntheticCatalog, request: IngestRequest) => {
-    const feed = request.action === 'batchIngest' ? new ProposalFeed(source, (p) => fitsSnapshot(request.registry, p)) : new ProposalFeed(source);
+    const feed = spoolOf(ctx, source, request.action === 'batchIngest' ? (p) => fitsSnapshot(request.registry, p) : undefined);
     const before = searchable;
     const generatorBefore = process.cpuUsage();
     const { result, usPerUnit, cores, backendCores } = await withCpu(
       deployment,
       () => runIngest(client, feed, { clients: options.clients, request, maxSeconds: options.maxIngestSeconds, expectSearchable: (n) => before + n }),
       (r) => r.proposals,
-    );
+    ).finally(() => feed.close());
     searchable += feed.entities;
     return { ...result, serverCpuUsPerProposal: usPerUnit, serverCoresByThread: cores, backendCores, generatorCpuUsPerProposal: cpuUsPerUnit(generatorBefore, result.proposals) };
   };

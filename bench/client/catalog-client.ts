@@ -4,6 +4,7 @@ import { HttpClient, type HttpReply } from './http-client';
 import type { SnapshotEntity } from './snapshots';
 
 const enc = encodeURIComponent;
+const ASYNC_FIELD = ',"async":"true"';
 
 export interface SearchInput {
   readonly query: string;
@@ -27,11 +28,20 @@ export class CatalogClient {
   }
 
   ingestProposal(proposal: MetadataChangeProposal, async = false): Promise<HttpReply> {
-    return this.http.send('POST', '/aspects?action=ingestProposal', JSON.stringify({ proposal, ...(async ? { async: 'true' } : {}) }));
+    return this.ingestProposalJson(JSON.stringify(proposal), async);
+  }
+
+  /** `ingestProposal` of a proposal already serialized (the load generator's spool). */
+  ingestProposalJson(proposal: string, async = false): Promise<HttpReply> {
+    return this.http.send('POST', '/aspects?action=ingestProposal', `{"proposal":${proposal}${async ? ASYNC_FIELD : ''}}`);
   }
 
   ingestProposalBatch(proposals: readonly MetadataChangeProposal[], async = false): Promise<HttpReply> {
-    return this.http.send('POST', '/aspects?action=ingestProposalBatch', JSON.stringify({ proposals, ...(async ? { async: 'true' } : {}) }));
+    return this.ingestProposalBatchJson(proposals.map((p) => JSON.stringify(p)), async);
+  }
+
+  ingestProposalBatchJson(proposals: readonly string[], async = false): Promise<HttpReply> {
+    return this.http.send('POST', '/aspects?action=ingestProposalBatch', `{"proposals":[${proposals.join(',')}]${async ? ASYNC_FIELD : ''}}`);
   }
 
   /** Legacy snapshots, all or nothing (`/entities?action=batchIngest`). */

@@ -12,12 +12,12 @@ import { closedLoop, type LoopBounds, type LoopResult } from './closed-loop';
 
 export const UNKNOWN_ENTITY_TYPE = 'benchFloorUnknownEntity';
 
-/** The catalog's first `count` proposals, each naming an entity type the model does not know. */
-export function refusedProposals(catalog: SyntheticCatalog, count: number): MetadataChangeProposal[] {
-  const out: MetadataChangeProposal[] = [];
+/** The catalog's first `count` proposals, each naming an entity type the model does not know, as JSON (serialized before, as the ingest's are). */
+export function refusedProposals(catalog: SyntheticCatalog, count: number): string[] {
+  const out: string[] = [];
   for (const proposal of catalog.proposals()) {
     if (out.length === count) break;
-    out.push({ ...proposal, entityType: UNKNOWN_ENTITY_TYPE });
+    out.push(JSON.stringify({ ...proposal, entityType: UNKNOWN_ENTITY_TYPE } satisfies MetadataChangeProposal));
   }
   return out;
 }
@@ -26,5 +26,5 @@ const DISTINCT_PROPOSALS = 5000;
 
 export function runIngestFloor(client: CatalogClient, catalog: SyntheticCatalog, bounds: Omit<LoopBounds, 'answered'>): Promise<LoopResult> {
   const proposals = refusedProposals(catalog, DISTINCT_PROPOSALS);
-  return closedLoop({ ...bounds, answered: (reply) => reply.status === 400 }, (i) => client.ingestProposal(proposals[i % proposals.length]!));
+  return closedLoop({ ...bounds, answered: (reply) => reply.status === 400 }, (i) => client.ingestProposalJson(proposals[i % proposals.length]!));
 }

@@ -6,12 +6,13 @@
  * `maxSeconds`; then waits until everything sent is searchable.
  */
 import type { Registry } from '@cairn/core';
+import type { MetadataChangeProposal } from '@cairn/events';
 import type { CatalogClient } from '../client/catalog-client';
 import type { HttpReply } from '../client/http-client';
 import { snapshotsOf } from '../client/snapshots';
 import { now, round, Samples, sleep } from '../stats';
 import { IndexLagProbe, untilSearchable } from './index-lag-probe';
-import type { FedProposal, ProposalFeed } from './proposal-feed';
+import type { ProposalSpool, SpooledProposal } from './proposal-spool';
 
 /** What one request carries. */
 export type IngestRequest =
@@ -56,7 +57,7 @@ export interface IngestResult {
 
 const MAX_ATTEMPTS = 30;
 
-export async function runIngest(client: CatalogClient, feed: ProposalFeed, options: IngestOptions): Promise<IngestResult> {
+export async function runIngest(client: CatalogClient, feed: ProposalSpool, options: IngestOptions): Promise<IngestResult> {
   const latency = new Samples();
   const probe = new IndexLagProbe(client);
   let acked = 0;
@@ -69,13 +70,12 @@ export async function runIngest(client: CatalogClient, feed: ProposalFeed, optio
   const deadline = started + options.maxSeconds * 1000;
 
   const request = options.request;
-  const take = (): FedProposal[] =>
+  const take = (): SpooledProposal[] =>
     request.action === 'ingestProposal' ? feed.take(1) : request.action === 'ingestProposalBatch' ? feed.take(request.proposals) : feed.takeEntities(request.entities);
-  const send = (items: FedProposal[]): Promise<HttpReply> => {
-    const proposals = items.map((i) => i.proposal);
-    if (request.action === 'ingestProposal') return client.ingestProposal(proposals[0]!, options.async);
-    if (request.action === 'ingestProposalBatch') return client.ingestProposalBatch(proposals, options.async);
-    return client.batchIngest(snapshotsOf(request.registry, proposals));
+  const send = (items: SpooledProposal[]): Promise<HttpReply> => {
+    if (request.action === 'ingestProposal') return client.ingestProposalJson(items[0]!.json, options.async);
+    if (request.action === 'ingestProposalBatch') return client.ingestProposalBatchJson(items.map((i) => i.json), options.async);
+    return client.batchIngest(snapshotsOf(request.registry, items.map((i) => JSON.parse(i.json) as MetadataChangeProposal)));
   };
 
   const worker = async () => {
@@ -106,7 +106,7 @@ export async function runIngest(client: CatalogClient, feed: ProposalFeed, optio
         latency.add(now() - t0);
         acked += items.length;
         lastAck = now();
-        for (const i of items) if (i.createsEntity) probe.acknowledged(i.proposal.entityUrn!);
+        for (const i of items) if (i.createsEntity) probe.acknowledged(i.entityUrn);
         break;
       }
     }

@@ -1,4 +1,8 @@
-/** The catalog's proposals handed out one or a batch at a time to concurrent clients. */
+/**
+ * The catalog's proposals made as they are taken, one or a batch at a time, for the producers that
+ * need them as objects (Kafka's Avro producer) or take only what a while can send (the overload).
+ * A REST ingest takes them from a spool written before it starts (proposal-spool.ts).
+ */
 import type { MetadataChangeProposal } from '@cairn/events';
 import type { SyntheticCatalog } from '../generator/catalog';
 
@@ -10,17 +14,13 @@ export interface FedProposal {
 
 export class ProposalFeed {
   private readonly source: Generator<FedProposal>;
-  /** The proposal after the last handed out, once `takeEntities` has looked at it. */
-  private ahead: FedProposal | undefined;
   /** Entities whose first proposal has been handed out. */
   entities = 0;
 
-  /** `keep`: the proposals this feed hands out (a snapshot carries no time-series aspect); default all. */
-  constructor(catalog: SyntheticCatalog, keep: (p: MetadataChangeProposal) => boolean = () => true) {
+  constructor(catalog: SyntheticCatalog) {
     this.source = (function* () {
       for (const entity of catalog.entities()) {
-        const kept = entity.proposals.filter(keep);
-        for (let i = 0; i < kept.length; i++) yield { proposal: kept[i]!, createsEntity: i === 0 };
+        for (let i = 0; i < entity.proposals.length; i++) yield { proposal: entity.proposals[i]!, createsEntity: i === 0 };
       }
     })();
   }
@@ -28,39 +28,11 @@ export class ProposalFeed {
   take(count: number): FedProposal[] {
     const out: FedProposal[] = [];
     while (out.length < count) {
-      const next = this.next();
-      if (!next) break;
-      out.push(next);
+      const next = this.source.next();
+      if (next.done) break;
+      if (next.value.createsEntity) this.entities++;
+      out.push(next.value);
     }
     return out;
-  }
-
-  /** Every proposal of the next `count` entities (the first may have begun in an earlier take). */
-  takeEntities(count: number): FedProposal[] {
-    const out: FedProposal[] = [];
-    let started = 0;
-    for (;;) {
-      const next = this.peek();
-      if (!next || (next.createsEntity && started === count)) return out;
-      if (next.createsEntity || out.length === 0) started++;
-      out.push(this.next()!);
-    }
-  }
-
-  private peek(): FedProposal | undefined {
-    if (!this.ahead) {
-      const next = this.source.next();
-      if (next.done) return undefined;
-      this.ahead = next.value;
-    }
-    return this.ahead;
-  }
-
-  private next(): FedProposal | undefined {
-    const next = this.peek();
-    if (!next) return undefined;
-    this.ahead = undefined;
-    if (next.createsEntity) this.entities++;
-    return next;
   }
 }

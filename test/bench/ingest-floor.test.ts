@@ -1,5 +1,6 @@
 /** The ingest's HTTP floor: the catalog's own proposals, refused at the edge before anything is queued; and how its loop counts them. */
 import { defaultRegistry, RestliError } from '@cairn/core';
+import type { MetadataChangeProposal } from '@cairn/events';
 import { checkProposal } from '@cairn/pipeline';
 import { SyntheticCatalog } from '../../bench/generator/catalog';
 import { closedLoop } from '../../bench/scenarios/closed-loop';
@@ -10,7 +11,7 @@ const catalog = new SyntheticCatalog({ entities: 200, seed: 42, namespace: 'f', 
 
 describe('bench ingest floor', () => {
   it('sends the catalog proposals, each under an entity type the model does not know', () => {
-    const refused = refusedProposals(catalog, 300);
+    const refused = refusedProposals(catalog, 300).map((json) => JSON.parse(json) as MetadataChangeProposal);
     const originals = [...catalog.proposals()].slice(0, 300);
     expect(refused).toHaveLength(300);
     refused.forEach((p, i) => {
@@ -20,7 +21,8 @@ describe('bench ingest floor', () => {
   });
 
   it('is refused with 400 by the check every ingest runs first', () => {
-    for (const p of refusedProposals(catalog, 50)) {
+    for (const json of refusedProposals(catalog, 50)) {
+      const p = JSON.parse(json) as MetadataChangeProposal;
       let status: number | undefined;
       try {
         checkProposal(registry, p, Date.now());
