@@ -25,6 +25,19 @@ export interface MemoryReading {
   readonly peakRssMb: number;
 }
 
+/**
+ * The node options a service starts with: the embedded catalog's are those of `npm start` (the
+ * root package's `start` script), so the bench measures what a user runs.
+ */
+export function nodeOptionsOf(service: string): string[] {
+  if (service !== 'standalone') return [];
+  const { start } = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts;
+  const head = 'node ';
+  const tail = ' --import tsx services/standalone/src/main.ts';
+  if (!start.startsWith(head) || !start.endsWith(tail)) throw new Error(`npm start is not "node [options]${tail}": ${start}`);
+  return start.slice(head.length, start.length - tail.length).split(/\s+/).filter((w) => w !== '');
+}
+
 export class ServiceProcess {
   private constructor(
     readonly name: string,
@@ -40,7 +53,7 @@ export class ServiceProcess {
     const out = openSync(logFile, 'a');
     const profile = options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
     const started = performance.now();
-    const child = spawn(process.execPath, [...profile, '--import', 'tsx', `services/${options.name}/src/main.ts`], {
+    const child = spawn(process.execPath, [...nodeOptionsOf(options.name), ...profile, '--import', 'tsx', `services/${options.name}/src/main.ts`], {
       cwd: REPO_ROOT,
       env: { ...process.env, LOG_LEVEL: 'warn', ...options.env, PORT: String(port), HOST: '127.0.0.1' },
       stdio: ['ignore', out, out],

@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
+import { nodeOptionsOf } from '../../bench/deployments/service-process';
 
 const ROOT = resolve(__dirname, '../..');
 
@@ -83,4 +84,16 @@ describe('deploy/docker/Dockerfile', () => {
     const cmd = JSON.parse(/^CMD (.+)$/m.exec(dockerfile)![1]!) as string[];
     expect(existsSync(join(ROOT, entryPoint(cmd)))).toBe(true);
   });
+
+  it('starts the catalog as npm start does, with the node options the benchmark measured', () => {
+    const cmd = JSON.parse(/^CMD (.+)$/m.exec(dockerfile)![1]!) as string[];
+    expect(cmd.join(' ')).toBe(npmStart());
+    expect(cmd.slice(1, cmd.indexOf('--import'))).toEqual(nodeOptionsOf('standalone'));
+    expect(nodeOptionsOf('standalone')).toContain('--single-threaded-gc');
+    expect(nodeOptionsOf('gms')).toEqual([]);
+  });
 });
+
+function npmStart(): string {
+  return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+}
