@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse } from 'yaml';
 import { freePort, REPO_ROOT } from '../../test/support/process';
 import { sleep } from '../stats';
 import { statCpuMs, threadCpuMs } from './thread-cpu';
@@ -26,16 +27,30 @@ export interface MemoryReading {
 }
 
 /**
- * The node options a service starts with: the embedded catalog's are those of `npm start` (the
- * root package's `start` script), so the bench measures what a user runs.
+ * The node options a service starts with, as a user starts it, so the bench measures what runs:
+ * the embedded catalog's are those of `npm start` (the root package's `start` script), a
+ * distributed service's those of its command in docker-compose.yml (which `deploy/local/services.sh`
+ * matches, test/deploy/docker-compose.test.ts).
  */
 export function nodeOptionsOf(service: string): string[] {
-  if (service !== 'standalone') return [];
-  const { start } = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts;
-  const head = 'node ';
-  const tail = ' --import tsx services/standalone/src/main.ts';
-  if (!start.startsWith(head) || !start.endsWith(tail)) throw new Error(`npm start is not "node [options]${tail}": ${start}`);
-  return start.slice(head.length, start.length - tail.length).split(/\s+/).filter((w) => w !== '');
+  const entry = `services/${service}/src/main.ts`;
+  const command = service === 'standalone' ? npmStart().split(/\s+/) : composeCommand(service);
+  const tail = ['--import', 'tsx', entry];
+  if (command[0] !== 'node' || command.slice(-tail.length).join(' ') !== tail.join(' ')) {
+    throw new Error(`${service} does not start as "node [options] ${tail.join(' ')}": ${command.join(' ')}`);
+  }
+  return command.slice(1, -tail.length);
+}
+
+function npmStart(): string {
+  return (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.trim();
+}
+
+function composeCommand(service: string): string[] {
+  const compose = parse(readFileSync(join(REPO_ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, { command?: string[] }> };
+  const command = compose.services[service]?.command;
+  if (!command) throw new Error(`docker-compose.yml has no command for ${service}`);
+  return command;
 }
 
 export class ServiceProcess {

@@ -90,7 +90,13 @@ describe('deploy/docker/Dockerfile', () => {
     expect(cmd.join(' ')).toBe(npmStart());
     expect(cmd.slice(1, cmd.indexOf('--import'))).toEqual(nodeOptionsOf('standalone'));
     expect(nodeOptionsOf('standalone')).toContain('--single-threaded-gc');
-    expect(nodeOptionsOf('gms')).toEqual([]);
+  });
+
+  it('starts each distributed service with the same node options in compose and in deploy/local', () => {
+    const services = readFileSync(join(ROOT, 'deploy/local/services.sh'), 'utf8');
+    const local = /exec node (.*?)--import tsx "services\/\$name\/src\/main\.ts"/.exec(services)![1]!.trim().split(/\s+/);
+    expect(local).toContain('--single-threaded-gc');
+    for (const [name] of cairnServices) expect([name, nodeOptionsOf(name)]).toEqual([name, local]);
   });
 });
 
