@@ -34,7 +34,7 @@ export interface MemoryReading {
  */
 export function nodeOptionsOf(service: string): string[] {
   const entry = `services/${service}/src/main.ts`;
-  const command = service === 'standalone' ? npmStart().split(/\s+/) : composeCommand(service);
+  const command = service === 'standalone' ? npmStartCommand().split(/\s+/) : composeCommand(service);
   const tail = ['--import', 'tsx', entry];
   if (command[0] !== 'node' || command.slice(-tail.length).join(' ') !== tail.join(' ')) {
     throw new Error(`${service} does not start as "node [options] ${tail.join(' ')}": ${command.join(' ')}`);
@@ -42,8 +42,9 @@ export function nodeOptionsOf(service: string): string[] {
   return command.slice(1, -tail.length);
 }
 
-function npmStart(): string {
-  return (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.trim();
+/** The root package's `start` script: how a user starts the embedded catalog. */
+export function npmStartCommand(): string {
+  return (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
 }
 
 function composeCommand(service: string): string[] {

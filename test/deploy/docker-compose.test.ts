@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
-import { nodeOptionsOf } from '../../bench/deployments/service-process';
+import { nodeOptionsOf, npmStartCommand } from '../../bench/deployments/service-process';
 
 const ROOT = resolve(__dirname, '../..');
 
@@ -66,10 +66,18 @@ describe('docker-compose.yml', () => {
     expect(images.kafka).toMatch(/^apache\/kafka:3\.9\.\d+$/);
     expect(images.mongo).toMatch(/^mongo:\d+$/);
   });
+
+  it('starts each distributed service with the same node options in compose and in deploy/local', () => {
+    const services = readFileSync(join(ROOT, 'deploy/local/services.sh'), 'utf8');
+    const local = /exec node (.*?)--import tsx "services\/\$name\/src\/main\.ts"/.exec(services)![1]!.trim().split(/\s+/);
+    expect(local).toContain('--single-threaded-gc');
+    for (const [name] of cairnServices) expect([name, nodeOptionsOf(name)]).toEqual([name, local]);
+  });
 });
 
 describe('deploy/docker/Dockerfile', () => {
   const dockerfile = readFileSync(join(ROOT, 'deploy/docker/Dockerfile'), 'utf8');
+  const cmd = JSON.parse(/^CMD (.+)$/m.exec(dockerfile)![1]!) as string[];
 
   it('copies only paths that exist, including the models the services load at start', () => {
     const sources = [...dockerfile.matchAll(/^COPY (?!--from)(.+) \S+$/gm)].flatMap((m) => m[1]!.trim().split(/\s+/));
@@ -81,25 +89,12 @@ describe('deploy/docker/Dockerfile', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     expect(dockerfile).toMatch(/npm ci --omit=dev/);
     expect(pkg.dependencies).toHaveProperty('tsx');
-    const cmd = JSON.parse(/^CMD (.+)$/m.exec(dockerfile)![1]!) as string[];
     expect(existsSync(join(ROOT, entryPoint(cmd)))).toBe(true);
   });
 
   it('starts the catalog as npm start does, with the node options the benchmark measured', () => {
-    const cmd = JSON.parse(/^CMD (.+)$/m.exec(dockerfile)![1]!) as string[];
-    expect(cmd.join(' ')).toBe(npmStart());
+    expect(cmd.join(' ')).toBe(npmStartCommand());
     expect(cmd.slice(1, cmd.indexOf('--import'))).toEqual(nodeOptionsOf('standalone'));
     expect(nodeOptionsOf('standalone')).toContain('--single-threaded-gc');
   });
-
-  it('starts each distributed service with the same node options in compose and in deploy/local', () => {
-    const services = readFileSync(join(ROOT, 'deploy/local/services.sh'), 'utf8');
-    const local = /exec node (.*?)--import tsx "services\/\$name\/src\/main\.ts"/.exec(services)![1]!.trim().split(/\s+/);
-    expect(local).toContain('--single-threaded-gc');
-    for (const [name] of cairnServices) expect([name, nodeOptionsOf(name)]).toEqual([name, local]);
-  });
 });
-
-function npmStart(): string {
-  return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-}
