@@ -48,9 +48,13 @@ export function spoolProposals(
       }
     }
     flush();
-  } finally {
+  } catch (err) {
+    // A spool cut short is no catalog to send: it goes, as a read one does.
     closeSync(fd);
+    rmSync(file, { force: true });
+    throw err;
   }
+  closeSync(fd);
   return new ProposalSpool(file, chunkBytes);
 }
 

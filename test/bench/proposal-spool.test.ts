@@ -57,7 +57,9 @@ describe('bench proposal spool', () => {
     expect(JSON.parse(only!.json)).toEqual(entities[0]!.proposals[1]);
   });
 
-  it('refuses a URN it could not read back', () => {
-    expect(() => spoolProposals([{ proposals: [proposal('urn:li:dataset:(a\tb)', 'x')] }], join(dir, 'tab.jsonl'))).toThrow(/cannot spool/);
+  it('refuses a URN it could not read back, leaving no file behind', () => {
+    const file = join(dir, 'tab.jsonl');
+    expect(() => spoolProposals([{ proposals: [proposal('urn:li:dataset:(a\tb)', 'x')] }], file)).toThrow(/cannot spool/);
+    expect(existsSync(file)).toBe(false);
   });
 });
