@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { freePort, REPO_ROOT } from '../../test/support/process';
+import { freePort, LAUNCHER, REPO_ROOT } from '../../test/support/process';
 import { sleep } from '../stats';
 import { statCpuMs, threadCpuMs } from './thread-cpu';
 
@@ -35,7 +35,7 @@ export interface MemoryReading {
 export function nodeOptionsOf(service: string): string[] {
   const entry = `services/${service}/src/main.ts`;
   const command = service === 'standalone' ? npmStartCommand().split(/\s+/) : composeCommand(service);
-  const tail = ['--import', 'tsx', entry];
+  const tail = [LAUNCHER, entry];
   if (command[0] !== 'node' || command.slice(-tail.length).join(' ') !== tail.join(' ')) {
     throw new Error(`${service} does not start as "node [options] ${tail.join(' ')}": ${command.join(' ')}`);
   }
@@ -71,7 +71,7 @@ export class ServiceProcess {
     // Read before the clock starts: parsing docker-compose.yml is the bench's work, not the service's start.
     const nodeOptions = nodeOptionsOf(options.name);
     const started = performance.now();
-    const child = spawn(process.execPath, [...nodeOptions, ...profile, '--import', 'tsx', `services/${options.name}/src/main.ts`], {
+    const child = spawn(process.execPath, [...nodeOptions, ...profile, LAUNCHER, `services/${options.name}/src/main.ts`], {
       cwd: REPO_ROOT,
       env: { ...process.env, LOG_LEVEL: 'warn', ...options.env, PORT: String(port), HOST: '127.0.0.1' },
       stdio: ['ignore', out, out],

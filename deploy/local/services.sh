@@ -65,7 +65,7 @@ start_service() {
     [[ "$name" != gms ]] || load_auth_env
     PORT="$port" HOST=127.0.0.1 KAFKA_BOOTSTRAP_SERVER="${KAFKA_BOOTSTRAP_SERVER:-127.0.0.1:$KAFKA_PORT}" \
       MONGODB_URI="${MONGODB_URI:-mongodb://127.0.0.1:$MONGO_PORT}" ELASTICSEARCH_URL="${ELASTICSEARCH_URL:-http://127.0.0.1:$ES_PORT}" \
-      exec node --single-threaded-gc --import tsx "services/$name/src/main.ts" >>"$SERVICES_DIR/$name.log" 2>&1
+      exec node --single-threaded-gc libs/launcher/launch.cjs "services/$name/src/main.ts" >>"$SERVICES_DIR/$name.log" 2>&1
   ) &
   echo $! >"$SERVICES_DIR/$name.pid"
   local deadline=$((SECONDS + CAIRN_START_TIMEOUT))

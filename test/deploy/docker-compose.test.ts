@@ -36,7 +36,7 @@ function sourceText(): string {
   return texts.join('\n');
 }
 
-/** The file a `node --import tsx <file>` command runs. */
+/** The TypeScript file a `node [options] libs/launcher/launch.cjs <file>` command runs. */
 function entryPoint(command: readonly string[]): string {
   const file = command.find((arg) => arg.endsWith('.ts'));
   if (!file) throw new Error(`no TypeScript entry point in ${command.join(' ')}`);
@@ -69,7 +69,7 @@ describe('docker-compose.yml', () => {
 
   it('starts each distributed service with the same node options in compose and in deploy/local', () => {
     const services = readFileSync(join(ROOT, 'deploy/local/services.sh'), 'utf8');
-    const local = /exec node (.*?)--import tsx "services\/\$name\/src\/main\.ts"/.exec(services)![1]!.trim().split(/\s+/);
+    const local = /exec node (.*?)libs\/launcher\/launch\.cjs "services\/\$name\/src\/main\.ts"/.exec(services)![1]!.trim().split(/\s+/);
     expect(local).toContain('--single-threaded-gc');
     for (const [name] of cairnServices) expect([name, nodeOptionsOf(name)]).toEqual([name, local]);
   });
@@ -85,16 +85,16 @@ describe('deploy/docker/Dockerfile', () => {
     expect(sources.filter((p) => !existsSync(join(ROOT, p)))).toEqual([]);
   });
 
-  it('installs what its command needs at run time: tsx is a production dependency', () => {
+  it('installs what its command needs at run time: esbuild, which the launcher bundles with, is a production dependency', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     expect(dockerfile).toMatch(/npm ci --omit=dev/);
-    expect(pkg.dependencies).toHaveProperty('tsx');
+    expect(pkg.dependencies).toHaveProperty('esbuild');
     expect(existsSync(join(ROOT, entryPoint(cmd)))).toBe(true);
   });
 
   it('starts the catalog as npm start does, with the node options the benchmark measured', () => {
     expect(cmd.join(' ')).toBe(npmStartCommand());
-    expect(cmd.slice(1, cmd.indexOf('--import'))).toEqual(nodeOptionsOf('standalone'));
+    expect(cmd.slice(1, cmd.indexOf('libs/launcher/launch.cjs'))).toEqual(nodeOptionsOf('standalone'));
     expect(nodeOptionsOf('standalone')).toContain('--single-threaded-gc');
   });
 });

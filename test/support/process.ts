@@ -4,6 +4,8 @@ import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 
 export const REPO_ROOT = resolve(__dirname, '../..');
+/** What runs a service's entry point, as `npm start` and the deployments start it. */
+export const LAUNCHER = 'libs/launcher/launch.cjs';
 
 export function freePort(): Promise<number> {
   return new Promise((res, rej) => {
@@ -23,7 +25,7 @@ export interface ServiceProcess {
   readonly output: () => string;
 }
 
-/** Starts `npm start`'s entry point directly (one process, so kill -9 hits the service itself). */
+/** Starts `npm start`'s entry point through the launcher, without npm (one process, so kill -9 hits the service itself). */
 export function startService(env: Record<string, string>, timeoutMs = 20_000): Promise<ServiceProcess> {
   return startNamedService('standalone', env, timeoutMs);
 }
@@ -32,7 +34,7 @@ export function startService(env: Record<string, string>, timeoutMs = 20_000): P
 export async function startNamedService(name: string, env: Record<string, string>, timeoutMs = 60_000): Promise<ServiceProcess> {
   const port = await freePort();
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', `services/${name}/src/main.ts`], {
+  const child = spawn(process.execPath, [LAUNCHER, `services/${name}/src/main.ts`], {
     cwd: REPO_ROOT,
     env: { ...process.env, PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

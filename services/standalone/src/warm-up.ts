@@ -1,15 +1,17 @@
 /**
- * `npm install`'s last step: starts the catalog once on a throwaway directory and closes it, so tsx
- * has compiled every module a start loads (the worker threads' too) and the model's parsed form is
- * cached. The first `npm start` then loads them instead of compiling them, which took it about half
- * of a start to healthy (docs/performance.md).
+ * `npm install`'s last step, run by the launcher: builds every service's bundles (libs/launcher), so
+ * no first start builds them, then starts the catalog once on a throwaway directory and closes it, so
+ * the model's parsed form is cached. Building at a first start took it about half a second more
+ * (docs/performance.md).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { prepare, serviceEntries } from '@cairn/launcher';
 
 async function warmUp(): Promise<void> {
   process.env.LOG_LEVEL ??= 'warn';
+  for (const entry of serviceEntries()) await prepare(entry);
   const dataDir = mkdtempSync(join(tmpdir(), 'cairn-warm-up-'));
   try {
     // Loaded here, so a module that fails to load is this function's error, caught below.
@@ -22,7 +24,7 @@ async function warmUp(): Promise<void> {
   }
 }
 
-// A failed warm-up only leaves the first start to compile: it must neither fail nor hold up the install.
+// A failed warm-up only leaves the first start to build: it must neither fail nor hold up the install.
 warmUp().then(
   () => process.exit(0),
   (err: unknown) => {

@@ -9,7 +9,7 @@
  */
 import { join } from 'node:path';
 import type { DatabaseOptions } from './database';
-import { tsWorker } from './ts-worker';
+import { moduleThread } from './module-thread';
 
 export interface CheckpointerOptions {
   readonly sync: DatabaseOptions['sync'];
@@ -35,7 +35,7 @@ export interface Checkpointer {
 /** `files`: databases in WAL mode that exist and that this process writes. */
 export function startCheckpointer(files: readonly string[], options: CheckpointerOptions): Checkpointer {
   const data: CheckpointerData = { files, sync: options.sync, intervalMs: options.intervalMs ?? DEFAULT_INTERVAL_MS };
-  const worker = tsWorker(join(__dirname, 'checkpoint-worker.ts'), data);
+  const worker = moduleThread(join(__dirname, 'checkpoint-worker.ts'), data);
   let closing = false;
   let failure: Error | undefined;
   worker.on('error', (err) => (failure = err));

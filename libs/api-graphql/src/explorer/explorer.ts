@@ -14,8 +14,9 @@ const ASSETS: Record<string, { file: string; type: string }> = {
   'explorer.js': { file: join(__dirname, 'explorer-page.js'), type: 'text/javascript' },
 };
 
+/** Found from this module's folder, which a bundle of it (libs/launcher) names too. */
 function packageDir(name: string): string {
-  return dirname(require.resolve(`${name}/package.json`));
+  return dirname(require.resolve(`${name}/package.json`, { paths: [__dirname] }));
 }
 
 function page(endpoint: string): string {

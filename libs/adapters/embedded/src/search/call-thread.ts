@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { RestliError } from '@cairn/core';
-import { tsWorker } from '../ts-worker';
+import { moduleThread } from '../module-thread';
 
 export interface CallReply {
   readonly id: number;
@@ -50,7 +50,7 @@ export class CallThread<Request extends { readonly type: string }> {
 
   private start(): Worker {
     const started = Date.now();
-    const worker = tsWorker(join(__dirname, this.script), this.data);
+    const worker = moduleThread(join(__dirname, this.script), this.data);
     worker.on('message', (reply: CallReply) => {
       const p = this.pending.get(reply.id);
       if (!p) return;
