@@ -3,13 +3,15 @@
  * function and by package or source folder, largest first. Usable alone:
  * `node --import tsx bench/profile-summary.ts <file.cpuprofile> [top]`.
  */
-import { readFileSync } from 'node:fs';
-import { relative } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { SourceMap } from 'node:module';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { REPO_ROOT } from './deployments/service-process';
 
 interface ProfileNode {
   readonly id: number;
-  readonly callFrame: { functionName: string; url: string; lineNumber: number };
+  readonly callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
   readonly children?: number[];
 }
 
@@ -34,10 +36,14 @@ export interface ProfileSummary {
   readonly places: HotSpot[];
 }
 
+const BUNDLES = '/node_modules/.cache/cairn/bundles/';
+
 /** `libs/pipeline/src`, `node_modules/better-sqlite3`, `node:internal/...`: where a function lives. */
 function placeOf(url: string): string {
   if (!url) return '(native)';
   const path = url.replace(/^file:\/\//, '');
+  // What maps to no source: esbuild's helpers in a bundle.
+  if (path.includes(BUNDLES)) return '(bundle helpers)';
   const nm = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
   if (nm) return `npm:${nm[1]}`;
   if (path.startsWith('node:')) return path.split('/').slice(0, 2).join('/');
@@ -51,6 +57,31 @@ function fileOf(url: string): string {
   const nm = /node_modules\/(.*)$/.exec(path);
   if (nm) return nm[1]!;
   return path.startsWith('/') ? relative(REPO_ROOT, path) : path;
+}
+
+/**
+ * The source file of a function in a launched service's bundle (libs/launcher), from the source map
+ * beside it; any other function's own file. Every workspace module is in the one bundle file.
+ */
+class SourceFiles {
+  private readonly maps = new Map<string, SourceMap | undefined>();
+
+  of(frame: ProfileNode['callFrame']): string {
+    const map = this.mapOf(frame.url);
+    const source = map?.findEntry(frame.lineNumber, frame.columnNumber);
+    if (!source || !('originalSource' in source) || !source.originalSource) return frame.url;
+    const original = source.originalSource.startsWith('file:') ? fileURLToPath(source.originalSource) : source.originalSource;
+    return isAbsolute(original) ? original : resolve(dirname(frame.url.replace(/^file:\/\//, '')), original);
+  }
+
+  private mapOf(url: string): SourceMap | undefined {
+    if (!url.includes(BUNDLES)) return undefined;
+    if (!this.maps.has(url)) {
+      const file = `${url.replace(/^file:\/\//, '')}.map`;
+      this.maps.set(url, existsSync(file) ? new SourceMap(JSON.parse(readFileSync(file, 'utf8')) as ConstructorParameters<typeof SourceMap>[0]) : undefined);
+    }
+    return this.maps.get(url);
+  }
 }
 
 function top(map: Map<string, number>, totalMs: number, count: number): HotSpot[] {
@@ -67,6 +98,7 @@ export function summarizeProfile(file: string, count = 25): ProfileSummary {
   profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
   const functions = new Map<string, number>();
   const places = new Map<string, number>();
+  const sources = new SourceFiles();
   let idleUs = 0;
   let totalUs = 0;
   for (const [id, us] of selfUs) {
@@ -76,8 +108,9 @@ export function summarizeProfile(file: string, count = 25): ProfileSummary {
       idleUs += us;
       continue;
     }
-    const where = placeOf(frame.url);
-    const name = `${frame.functionName || '(anonymous)'} ${fileOf(frame.url)}`.trim();
+    const url = sources.of(frame);
+    const where = placeOf(url);
+    const name = `${frame.functionName || '(anonymous)'} ${fileOf(url)}`.trim();
     functions.set(name, (functions.get(name) ?? 0) + us);
     places.set(where, (places.get(where) ?? 0) + us);
   }

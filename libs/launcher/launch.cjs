@@ -23,7 +23,7 @@ const CACHE_DIR = process.env.CAIRN_BUNDLE_CACHE || path.join(REPO_ROOT, 'node_m
 /** Set in a launched process to its bundle set's folder: its worker threads then run bundles too. */
 const BUNDLES_ENV = 'CAIRN_BUNDLES';
 /** Part of every manifest: a change to how bundles are built makes every bundle stale. */
-const BUILD_FORMAT = 1;
+const BUILD_FORMAT = 2;
 
 /** Every service's entry point: what an install prepares, so that no first start builds. */
 function serviceEntries(root = REPO_ROOT) {
@@ -143,8 +143,6 @@ async function build(entries, root, setDir) {
     platform: 'node',
     format: 'cjs',
     target: `node${process.versions.node}`,
-    // As tsx: functions and classes keep their names, which errors and logs show.
-    keepNames: true,
     sourcemap: 'linked',
     metafile: true,
     write: false,
