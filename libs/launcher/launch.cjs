@@ -174,7 +174,10 @@ async function prepare(entry, { root = REPO_ROOT, cacheDir = CACHE_DIR } = {}) {
  */
 function launchedWorker(source) {
   const setDir = process.env[BUNDLES_ENV];
-  return setDir ? bundleOf(setDir, source) : undefined;
+  if (!setDir) return undefined;
+  const bundle = bundleOf(setDir, source);
+  if (!fs.existsSync(bundle)) throw new Error(`no bundle for ${source}: a worker thread's module must be named *-worker.ts`);
+  return bundle;
 }
 
 async function launch(entryArg, args) {

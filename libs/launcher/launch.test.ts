@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { bundleOf, prepare, serviceEntries, workerEntries } from './launch.cjs';
+import { bundleOf, launchedWorker, prepare, serviceEntries, workerEntries } from './launch.cjs';
 
 /** A miniature repository: a service that imports a library module and names a worker module. */
 function fixture(root: string): { entry: string; worker: string; library: string } {
@@ -63,4 +63,29 @@ describe('the launcher', () => {
     await expect(prepare(entry, { root, cacheDir })).rejects.toThrow(/greet\.ts/);
     expect(execFileSync(process.execPath, [bundleOf(setDir, entry, root)], { encoding: 'utf8' })).toContain('hello main');
   });
+});
+
+describe('a launched process', () => {
+  const saved = process.env.CAIRN_BUNDLES;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.CAIRN_BUNDLES;
+    else process.env.CAIRN_BUNDLES = saved;
+  });
+
+  it("runs a worker thread's module from its bundle, and refuses a module that was not bundled", async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), 'cairn-launcher-cache-'));
+    try {
+      const repoRoot = join(__dirname, '../..');
+      const setDir = await prepare(join(repoRoot, 'services/standalone/src/main.ts'), { cacheDir });
+      const worker = join(repoRoot, 'libs/adapters/embedded/src/checkpoint-worker.ts');
+      process.env.CAIRN_BUNDLES = setDir;
+      expect(launchedWorker(worker)).toBe(join(setDir, 'libs/adapters/embedded/src/checkpoint-worker.js'));
+      expect(existsSync(launchedWorker(worker)!)).toBe(true);
+      expect(() => launchedWorker(join(repoRoot, 'libs/adapters/embedded/src/checkpointer.ts'))).toThrow(/must be named \*-worker\.ts/);
+      delete process.env.CAIRN_BUNDLES;
+      expect(launchedWorker(worker)).toBeUndefined();
+    } finally {
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
