@@ -54,7 +54,7 @@ function workerEntries(root) {
 }
 
 /** Where the bundles of `entry` (an absolute path under `root`) and its worker threads go. */
-function bundleSetDir(entry, root, cacheDir) {
+function bundleSetDir(entry, root = REPO_ROOT, cacheDir = CACHE_DIR) {
   return path.join(cacheDir, path.relative(root, entry).replace(/\.ts$/, '').replace(/[\\/]/g, '__'));
 }
 
@@ -189,7 +189,7 @@ async function launch(entryArg, args) {
   require(bundleOf(setDir, entry));
 }
 
-module.exports = { prepare, launchedWorker, bundleOf, workerEntries, serviceEntries };
+module.exports = { prepare, launchedWorker, bundleOf, bundleSetDir, workerEntries, serviceEntries };
 
 if (require.main === module) {
   const [entry, ...args] = process.argv.slice(2);

@@ -9,6 +9,8 @@ export interface PrepareOptions {
 export function prepare(entry: string, options?: PrepareOptions): Promise<string>;
 /** The bundle a worker thread runs for `source` in a launched process; undefined elsewhere. */
 export function launchedWorker(source: string): string | undefined;
+/** The folder of the bundle set of `entry` (an absolute path under `root`, the repository by default). */
+export function bundleSetDir(entry: string, root?: string, cacheDir?: string): string;
 /** The bundle of `source` in the bundle set at `setDir`. */
 export function bundleOf(setDir: string, source: string, root?: string): string;
 /** The `*-worker.ts` modules under `root`/libs. */

@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { nodeOptionsOf, npmStartCommand } from '../../bench/deployments/service-process';
+import { LAUNCHER } from '../support/process';
 
 const ROOT = resolve(__dirname, '../..');
 
@@ -94,7 +95,7 @@ describe('deploy/docker/Dockerfile', () => {
 
   it('starts the catalog as npm start does, with the node options the benchmark measured', () => {
     expect(cmd.join(' ')).toBe(npmStartCommand());
-    expect(cmd.slice(1, cmd.indexOf('libs/launcher/launch.cjs'))).toEqual(nodeOptionsOf('standalone'));
+    expect(cmd.slice(1, cmd.indexOf(LAUNCHER))).toEqual(nodeOptionsOf('standalone'));
     expect(nodeOptionsOf('standalone')).toContain('--single-threaded-gc');
   });
 });

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { bundleOf, serviceEntries } from '@cairn/launcher';
+import { bundleOf, bundleSetDir, serviceEntries } from '@cairn/launcher';
 
 const REPO_ROOT = resolve(__dirname, '../../..');
 
@@ -24,7 +24,7 @@ describe('the install-time warm-up', () => {
       const entries = serviceEntries();
       expect(entries.map((entry) => entry.slice(REPO_ROOT.length + 1))).toEqual(expect.arrayContaining(['services/standalone/src/main.ts', 'services/gms/src/main.ts']));
       for (const entry of entries) {
-        const setDir = join(cache, entry.slice(REPO_ROOT.length + 1).replace(/\.ts$/, '').replaceAll('/', '__'));
+        const setDir = bundleSetDir(entry, REPO_ROOT, cache);
         expect([entry, existsSync(join(setDir, 'manifest.json')), existsSync(bundleOf(setDir, entry))]).toEqual([entry, true, true]);
       }
     } finally {
