@@ -36,14 +36,22 @@ export interface ProfileSummary {
   readonly places: HotSpot[];
 }
 
+/** The launcher's default bundle folder; `CAIRN_BUNDLE_CACHE` may put bundles anywhere else. */
 const BUNDLES = '/node_modules/.cache/cairn/bundles/';
 
+/** Where a frame's code came from: its source file, and whether it ran from a bundle. */
+interface Origin {
+  readonly url: string;
+  readonly bundled: boolean;
+}
+
 /** `libs/pipeline/src`, `node_modules/better-sqlite3`, `node:internal/...`: where a function lives. */
-function placeOf(url: string): string {
+function placeOf(origin: Origin): string {
+  const { url } = origin;
   if (!url) return '(native)';
-  const path = url.replace(/^file:\/\//, '');
   // What maps to no source: esbuild's helpers in a bundle.
-  if (path.includes(BUNDLES)) return '(bundle helpers)';
+  if (origin.bundled) return '(bundle helpers)';
+  const path = url.replace(/^file:\/\//, '');
   const nm = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
   if (nm) return `npm:${nm[1]}`;
   if (path.startsWith('node:')) return path.split('/').slice(0, 2).join('/');
@@ -61,23 +69,27 @@ function fileOf(url: string): string {
 
 /**
  * The source file of a function in a launched service's bundle (libs/launcher), from the source map
- * beside it; any other function's own file. Every workspace module is in the one bundle file.
+ * beside it; any other function's own file. Every workspace module is in the one bundle file. A
+ * bundle is a script with a map beside it, in the launcher's default folder or anywhere outside
+ * `node_modules`.
  */
 class SourceFiles {
   private readonly maps = new Map<string, SourceMap | undefined>();
 
-  of(frame: ProfileNode['callFrame']): string {
+  of(frame: ProfileNode['callFrame']): Origin {
     const map = this.mapOf(frame.url);
-    const source = map?.findEntry(frame.lineNumber, frame.columnNumber);
-    if (!source || !('originalSource' in source) || !source.originalSource) return frame.url;
+    if (!map) return { url: frame.url, bundled: false };
+    const source = map.findEntry(frame.lineNumber, frame.columnNumber);
+    if (!source || !('originalSource' in source) || !source.originalSource) return { url: frame.url, bundled: true };
     const original = source.originalSource.startsWith('file:') ? fileURLToPath(source.originalSource) : source.originalSource;
-    return isAbsolute(original) ? original : resolve(dirname(frame.url.replace(/^file:\/\//, '')), original);
+    return { url: isAbsolute(original) ? original : resolve(dirname(frame.url.replace(/^file:\/\//, '')), original), bundled: false };
   }
 
   private mapOf(url: string): SourceMap | undefined {
-    if (!url.includes(BUNDLES)) return undefined;
+    const path = url.replace(/^file:\/\//, '');
+    if (!path.endsWith('.js') || (path.includes('/node_modules/') && !path.includes(BUNDLES))) return undefined;
     if (!this.maps.has(url)) {
-      const file = `${url.replace(/^file:\/\//, '')}.map`;
+      const file = `${path}.map`;
       this.maps.set(url, existsSync(file) ? new SourceMap(JSON.parse(readFileSync(file, 'utf8')) as ConstructorParameters<typeof SourceMap>[0]) : undefined);
     }
     return this.maps.get(url);
@@ -108,9 +120,9 @@ export function summarizeProfile(file: string, count = 25): ProfileSummary {
       idleUs += us;
       continue;
     }
-    const url = sources.of(frame);
-    const where = placeOf(url);
-    const name = `${frame.functionName || '(anonymous)'} ${fileOf(url)}`.trim();
+    const origin = sources.of(frame);
+    const where = placeOf(origin);
+    const name = `${frame.functionName || '(anonymous)'} ${fileOf(origin.url)}`.trim();
     functions.set(name, (functions.get(name) ?? 0) + us);
     places.set(where, (places.get(where) ?? 0) + us);
   }

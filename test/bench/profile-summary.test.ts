@@ -10,7 +10,10 @@ describe('the profile summary of a launched service', () => {
   beforeEach(() => (root = mkdtempSync(join(tmpdir(), 'cairn-profile-'))));
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-  it("names each function's source file, not the bundle it ran from", async () => {
+  it.each([
+    ['in the default bundle folder', 'node_modules/.cache/cairn/bundles'],
+    ['in a bundle folder set by CAIRN_BUNDLE_CACHE', 'elsewhere/bundles'],
+  ])("names each function's source file, not the bundle it ran from, %s", async (_where, cacheDir) => {
     const write = (file: string, text: string) => {
       mkdirSync(dirname(join(root, file)), { recursive: true });
       writeFileSync(join(root, file), text);
@@ -19,7 +22,7 @@ describe('the profile summary of a launched service', () => {
     write('libs/b/src/beta.ts', 'export function beta(n: number): number {\n  return n + 3;\n}\n');
     write('services/x/src/main.ts', "import { alpha } from '../../../libs/a/src/alpha';\nimport { beta } from '../../../libs/b/src/beta';\nconsole.log(alpha(beta(1)));\n");
     const entry = join(root, 'services/x/src/main.ts');
-    const bundle = bundleOf(await prepare(entry, { root, cacheDir: join(root, 'node_modules/.cache/cairn/bundles') }), entry, root);
+    const bundle = bundleOf(await prepare(entry, { root, cacheDir: join(root, cacheDir) }), entry, root);
     const lines = readFileSync(bundle, 'utf8').split('\n');
     const frameOf = (name: string) => {
       const line = lines.findIndex((l) => l.includes(`function ${name}(`));
