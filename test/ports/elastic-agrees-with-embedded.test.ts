@@ -8,11 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultRegistry } from '@cairn/core';
 import { elasticConnection, elasticSettingsFromEnv, openElasticIndexes, type ElasticConnection, type ElasticIndexes } from '@cairn/adapter-elastic';
+import { openEmbeddedPorts, type CatalogPorts } from '@cairn/composition';
 import { SearchProjector } from '@cairn/pipeline';
 import type { SearchIndex } from '@cairn/ports';
 import { planAutocomplete, planBrowse, planSearch, searchSchemaOf } from '@cairn/search';
 import { configFromEnv } from '../../services/standalone/src/config';
-import { startEmbeddedCatalog, type RunningCatalog } from '../../services/standalone/src/embedded-catalog';
+import { startEmbeddedCatalog } from '../../services/standalone/src/embedded-catalog';
 import { loadSamples } from '../support/search';
 import { describeWithElastic, deleteIndicesWithPrefix, ELASTICSEARCH_URL, scratchIndexPrefix } from './elastic-server';
 
@@ -23,18 +24,21 @@ const SAMPLES = ['bootstrap_mce.json', 'smoke_browse_data.json', 'smoke_tests_da
 
 describeWithElastic('Elasticsearch and the embedded engine answer the same queries', () => {
   let dataDir: string;
-  let catalog: RunningCatalog;
+  let ports: CatalogPorts;
   let conn: ElasticConnection;
   let es: ElasticIndexes;
   let sqlite: SearchIndex;
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'cairn-engines-'));
-    catalog = await startEmbeddedCatalog(configFromEnv({ PORT: '0', DATA_DIR: dataDir }));
+    const catalog = await startEmbeddedCatalog(configFromEnv({ PORT: '0', DATA_DIR: dataDir }));
     await loadSamples({ baseUrl: `http://127.0.0.1:${catalog.port}`, authHeaders: {}, close: async () => {} }, SAMPLES);
-    const changeLog = catalog.ports.logs.versionedChangeLog;
-    while ((await changeLog.lag('mae-consumer')) > 0) await new Promise((r) => setTimeout(r, 100));
-    sqlite = catalog.ports.search;
+    while ((await catalog.ports.logs.versionedChangeLog.lag('mae-consumer')) > 0) await new Promise((r) => setTimeout(r, 100));
+    // The catalog's pipeline thread owns its files while it runs: its change log is replayed from them after.
+    await catalog.close();
+    ports = openEmbeddedPorts(dataDir, { durability: 'normal', searchThreads: 0 }, registry);
+    const changeLog = ports.logs.versionedChangeLog;
+    sqlite = ports.search;
 
     conn = elasticConnection({ ...elasticSettingsFromEnv({ ELASTICSEARCH_URL, ELASTICSEARCH_REFRESH_POLICY: 'wait_for' }), indexPrefix: prefix });
     es = await openElasticIndexes(conn, registry);
@@ -50,7 +54,7 @@ describeWithElastic('Elasticsearch and the embedded engine answer the same queri
   }, 300_000);
 
   afterAll(async () => {
-    await catalog?.close();
+    await ports?.close();
     await conn?.close();
     await deleteIndicesWithPrefix(prefix);
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 /** What the REST routes need: the model, the write use case and the read ports. */
 import type { AuthServices } from '@cairn/auth';
 import type { Registry } from '@cairn/core';
-import type { AspectStore, GraphIndex, SearchIndex, TimeseriesIndex } from '@cairn/ports';
+import type { AspectReads, GraphIndex, SearchIndex, TimeseriesIndex } from '@cairn/ports';
 import type { IndexRestorer, IngestService } from '@cairn/pipeline';
 
 export interface HealthReport {
@@ -22,7 +22,7 @@ export interface ServerInfo {
 export interface CatalogContext {
   readonly registry: Registry;
   readonly ingest: IngestService;
-  readonly store: AspectStore;
+  readonly store: AspectReads;
   readonly search: SearchIndex;
   readonly graph: GraphIndex;
   readonly timeseries: TimeseriesIndex;

@@ -5,10 +5,10 @@ import { createLogger, type Registry } from '@cairn/core';
 import { authSettingsFromEnv, bootstrapAuth, type AuthSettings, type SecretSource } from '@cairn/auth';
 import { authenticateRequests, cors, createRestApp, directRoutes, sessionRouter, type CatalogContext, type ServerInfo } from '@cairn/api-rest';
 import { createGraphqlApi, EXPLORER_PATH, GRAPHQL_PATHS } from '@cairn/api-graphql';
-import { httpMetricsMiddleware, metricsHandler, requestTimer, type Metrics } from '@cairn/observability';
+import { httpMetricsMiddleware, metricsHandler, requestTimer, type Metrics, type MetricsData } from '@cairn/observability';
 import { Backpressure, DEFAULT_BACKPRESSURE, IndexRestorer, IngestService, type ProposalAuthorizer, type WriteNotifier } from '@cairn/pipeline';
 import type { Env } from './distributed-ports';
-import { PERSISTER_GROUP, SEARCH_GROUP, TIMESERIES_GROUP, type CatalogPorts } from './ports';
+import { PERSISTER_GROUP, SEARCH_GROUP, TIMESERIES_GROUP, type ApiPorts } from './ports';
 import { consumerProgress, probeHealth } from './roles';
 import { closeServer, listen } from './http';
 import { setUpAuth } from './auth-setup';
@@ -57,12 +57,17 @@ export interface RunningApi {
  * on `notifier`, which the persister (in this process or through the results log) settles.
  */
 export async function startApi(
-  ports: CatalogPorts,
+  ports: ApiPorts,
   registry: Registry,
   notifier: WriteNotifier,
   metrics: Metrics,
   config: ApiConfig,
-  server: Pick<ServerInfo, 'serverType'> & { lagSampleMs?: number; secrets: SecretSource },
+  server: Pick<ServerInfo, 'serverType'> & {
+    lagSampleMs?: number;
+    secrets: SecretSource;
+    /** The metrics of the process's other threads, served with this one's. */
+    threadMetrics?: () => Promise<MetricsData[]>;
+  },
   mountExtra?: (app: Express) => void,
 ): Promise<RunningApi> {
   for (const [group, log] of [
@@ -114,7 +119,7 @@ export async function startApi(
     a.use(httpMetricsMiddleware(metrics));
     if (config.auth.enabled) a.use(sessionRouter(auth));
     a.use(authenticateRequests(auth, { cookiePostPaths: GRAPHQL_PATHS, cookieGetPrefixes: [EXPLORER_PATH, '/restli/docs'] }));
-    a.get('/metrics', metricsHandler(metrics));
+    a.get('/metrics', metricsHandler(metrics, server.threadMetrics));
     mountExtra?.(a);
     a.use(graphql.router);
   });

@@ -5,3 +5,5 @@ export * from './roles';
 export * from './http';
 export * from './service';
 export * from './api';
+export { PipelineThread } from './pipeline-thread/pipeline-thread';
+export { pipelineApiPorts, type PipelineApiPorts } from './pipeline-thread/api-ports';

@@ -1,19 +1,31 @@
 /** The ports a catalog process runs on, whichever backends provide them. */
-import type { AspectStore, EventLog, GraphIndex, SearchIndex, SystemMetadataIndex, TimeseriesIndex } from '@cairn/ports';
+import type { AspectReads, AspectStore, EventLog, GraphIndex, LogProducer, SearchIndex, SystemMetadataIndex, TimeseriesIndex } from '@cairn/ports';
 import type { PipelineLogs, ProposalResult } from '@cairn/pipeline';
 
-export interface CatalogPorts {
+/** The pipeline's topics as their producers hold them. */
+export type ProducerLogs = { readonly [K in keyof PipelineLogs]: LogProducer<PipelineLogs[K] extends EventLog<infer T> ? T : never> };
+
+/**
+ * What the API needs of the ports: the store's reads, the indexes, and the logs it appends to. The
+ * embedded catalog's API thread holds these while its pipeline thread holds the ports themselves.
+ */
+export interface ApiPorts {
+  readonly logs: ProducerLogs;
+  readonly store: AspectReads;
+  readonly search: SearchIndex;
+  readonly graph: GraphIndex;
+  readonly timeseries: TimeseriesIndex;
+  /** Named liveness probes of the backends, for /health. */
+  readonly probes: Record<string, () => Promise<unknown>>;
+}
+
+export interface CatalogPorts extends ApiPorts {
   readonly logs: PipelineLogs;
   /** Outcomes of proposals, for synchronous writes made in another process. */
   readonly results: EventLog<ProposalResult>;
   readonly store: AspectStore;
-  readonly search: SearchIndex;
-  readonly graph: GraphIndex;
-  readonly timeseries: TimeseriesIndex;
   /** Which run wrote each aspect's latest value, where the backend keeps it apart (the search engine). */
   readonly systemMetadata?: SystemMetadataIndex;
-  /** Named liveness probes of the backends, for /health. */
-  readonly probes: Record<string, () => Promise<unknown>>;
   close(): Promise<void>;
 }
 

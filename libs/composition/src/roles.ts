@@ -6,7 +6,7 @@ import type { Registry } from '@cairn/core';
 import type { Metrics } from '@cairn/observability';
 import type { Consumer, ConsumerProgress, EventLog } from '@cairn/ports';
 import { Persister, SearchProjector, TimeseriesProjector, type ProposalSettler } from '@cairn/pipeline';
-import { PERSISTER_GROUP, SEARCH_GROUP, TIMESERIES_GROUP, type CatalogPorts } from './ports';
+import { PERSISTER_GROUP, SEARCH_GROUP, TIMESERIES_GROUP, type ApiPorts, type CatalogPorts } from './ports';
 
 /**
  * Index writes cost mostly per batch (a commit rewrites every page the batch touched; a bulk
@@ -105,7 +105,7 @@ function countingAppends<T>(log: EventLog<T>, count: (records: number) => void):
 }
 
 /** Every consumer group's progress, for backpressure. */
-export async function consumerProgress(ports: CatalogPorts): Promise<Record<string, ConsumerProgress>> {
+export async function consumerProgress(ports: Pick<ApiPorts, 'logs'>): Promise<Record<string, ConsumerProgress>> {
   const [persister, search, timeseries] = await Promise.all([
     ports.logs.proposals.progress(PERSISTER_GROUP),
     ports.logs.versionedChangeLog.progress(SEARCH_GROUP),
@@ -115,7 +115,7 @@ export async function consumerProgress(ports: CatalogPorts): Promise<Record<stri
 }
 
 /** Runs every probe with a deadline; a backend that does not answer is unhealthy. */
-export async function probeHealth(probes: CatalogPorts['probes'], timeoutMs = 3000) {
+export async function probeHealth(probes: ApiPorts['probes'], timeoutMs = 3000) {
   const entries = await Promise.all(
     Object.entries(probes).map(async ([name, probe]) => {
       try {

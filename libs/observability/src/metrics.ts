@@ -1,5 +1,5 @@
 /** Prometheus metrics shared by every service: HTTP, pipeline throughput, failures and consumer lag. */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { NextFunction, Request, Response } from 'express';
 
 export interface Metrics {
@@ -14,16 +14,26 @@ export interface Metrics {
   trackLag(group: string, read: () => Promise<number>): void;
 }
 
-export function createMetrics(service: string): Metrics {
+/** A registry's metrics as data, to be served together with another's (`metricsHandler`). */
+export type MetricsData = Awaited<ReturnType<Registry['getMetricsAsJSON']>>;
+
+export interface MetricsOptions {
+  /** The process's own metrics (CPU, memory, event loop): off in a thread whose process reports them already. */
+  readonly processMetrics?: boolean;
+}
+
+export function createMetrics(service: string, options: MetricsOptions = {}): Metrics {
   const registry = new Registry();
   registry.setDefaultLabels({ service });
-  collectDefaultMetrics({ register: registry });
+  if (options.processMetrics !== false) collectDefaultMetrics({ register: registry });
   const lagReaders = new Map<string, () => Promise<number>>();
   new Gauge({
     name: 'cairn_consumer_lag_records',
     help: 'Records appended to a log but not yet processed by the consumer group',
     labelNames: ['group'],
     registers: [registry],
+    // Where two threads of a process both read a group's lag, it is one lag, not their sum.
+    aggregator: 'max',
     async collect() {
       for (const [group, read] of lagReaders) this.set({ group }, await read());
     },
@@ -71,8 +81,14 @@ export function requestTimer(metrics: Metrics, method: string, route: string): (
   return (status) => end({ route, status: String(status) });
 }
 
-export function metricsHandler(metrics: Metrics) {
+/** Serves the metrics of `metrics`, and of the process's other threads (`others`) merged in: counters summed. */
+export function metricsHandler(metrics: Metrics, others?: () => Promise<MetricsData[]>) {
   return async (_req: Request, res: Response) => {
-    res.set('Content-Type', metrics.registry.contentType).send(await metrics.registry.metrics());
+    if (!others) {
+      res.set('Content-Type', metrics.registry.contentType).send(await metrics.registry.metrics());
+      return;
+    }
+    const merged = AggregatorRegistry.aggregate([await metrics.registry.getMetricsAsJSON(), ...(await others())]);
+    res.set('Content-Type', merged.contentType).send(await merged.metrics());
   };
 }

@@ -6,7 +6,7 @@
  */
 import { UrnSyntaxError, type Registry } from '@cairn/core';
 import type { MetadataChangeLog } from '@cairn/events';
-import type { AspectScan, AspectStore, EventLog, StoredAspect } from '@cairn/ports';
+import type { AspectReads, AspectScan, LogProducer, StoredAspect } from '@cairn/ports';
 import type { RestorePacing } from './backpressure';
 import { JSON_CONTENT } from './proposal-check';
 
@@ -38,8 +38,8 @@ const READ_AHEAD = 15_000;
 export class IndexRestorer {
   constructor(
     private readonly registry: Registry,
-    private readonly store: AspectStore,
-    private readonly changeLog: EventLog<MetadataChangeLog>,
+    private readonly store: AspectReads,
+    private readonly changeLog: LogProducer<MetadataChangeLog>,
     private readonly pacing: RestorePacing,
     /** The consumer group that reads the change log into the indexes. */
     private readonly indexerGroup: string,

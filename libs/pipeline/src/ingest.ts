@@ -1,7 +1,8 @@
 /** The write use case: every ingest becomes proposals on the log; sync callers wait for them to apply. */
 import type { Registry } from '@cairn/core';
 import type { MetadataChangeProposal } from '@cairn/events';
-import { ACTOR_HEADER, type PipelineLogs } from './logs';
+import type { LogProducer } from '@cairn/ports';
+import { ACTOR_HEADER } from './logs';
 import { checkProposal, type CheckedProposal } from './proposal-check';
 import type { Backpressure } from './backpressure';
 import type { ApplyResult, WriteNotifier } from './write-notifier';
@@ -18,7 +19,7 @@ export type ProposalAuthorizer = (actor: string, proposals: readonly CheckedProp
 export class IngestService {
   constructor(
     private readonly registry: Registry,
-    private readonly logs: PipelineLogs,
+    private readonly logs: { readonly proposals: LogProducer<MetadataChangeProposal> },
     private readonly notifier: WriteNotifier,
     private readonly syncTimeoutMs: number,
     private readonly backpressure?: Backpressure,

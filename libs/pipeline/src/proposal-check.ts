@@ -63,21 +63,52 @@ function urnFromKeyAspect(entity: EntitySpec, mcp: MetadataChangeProposal): stri
 }
 
 /**
- * The checked form of each proposal this process produced, by identity. Through the embedded log
- * the persister receives the very object the edge checked and appended; a proposal decoded from a
- * log, or coming from anywhere else, is a new object and is checked in full.
+ * The checked form of a proposal, kept on the proposal object the check made. Through the embedded
+ * log the persister receives the very object the edge checked and appended; a proposal decoded
+ * from a log, or coming from anywhere else, is a new object and is checked in full. A property
+ * rather than a WeakMap entry: an entry whose value holds its key outlived young-generation
+ * collections, so every checked proposal was copied and promoted (1.5 MB a collection on the
+ * embedded API thread, docs/performance.md); the property dies with its proposal. Not enumerable,
+ * so a change log spread from the proposal does not carry it, and a symbol's property is neither
+ * serialized nor copied to another thread.
  */
-const checkedHere = new WeakMap<MetadataChangeProposal, CheckedProposal>();
+const CHECKED = Symbol('checked');
+
+type Checkable = MetadataChangeProposal & { [CHECKED]?: CheckedProposal };
+
+function remember(checked: CheckedProposal): CheckedProposal {
+  Object.defineProperty(checked.mcp, CHECKED, { value: checked });
+  return checked;
+}
 
 /** `checkProposal`, unless `mcp` is the proposal of a check made in this process. */
 export function checkProposalOnce(registry: Registry, mcp: MetadataChangeProposal, now: number): CheckedProposal {
-  return checkedHere.get(mcp) ?? checkProposal(registry, mcp, now);
+  return (mcp as Checkable)[CHECKED] ?? checkProposal(registry, mcp, now);
+}
+
+/** Whether `mcp` is the proposal of a check made in this thread. */
+export function wasCheckedHere(mcp: MetadataChangeProposal): boolean {
+  return (mcp as Checkable)[CHECKED] !== undefined;
+}
+
+/**
+ * Takes `mcp` as checked: it is a copy of the proposal of a check another thread of this process
+ * made (`wasCheckedHere` there), so only what the check derived is derived again, its value parsed
+ * and nothing validated. The embedded catalog's pipeline thread gets the edge's proposals this way.
+ */
+export function adoptCheckedProposal(registry: Registry, mcp: MetadataChangeProposal): void {
+  const entity = registry.entity(mcp.entityType);
+  const aspect = mcp.aspectName === undefined ? undefined : entity?.aspects.get(mcp.aspectName);
+  if (!entity || !aspect || mcp.entityUrn === undefined) throw new Error(`proposal for ${mcp.entityUrn ?? mcp.entityType} was not checked`);
+  const base = { mcp, entity, aspect, urn: mcp.entityUrn };
+  const text = mcp.aspect?.value;
+  if (mcp.changeType === 'PATCH') remember({ ...base, patch: parsePatch(JSON.parse(text!)) });
+  else if (mcp.changeType !== 'DELETE') remember({ ...base, value: JSON.parse(text!) });
+  else remember(base);
 }
 
 export function checkProposal(registry: Registry, mcp: MetadataChangeProposal, now: number): CheckedProposal {
-  const checked = checkFields(registry, mcp, now);
-  checkedHere.set(checked.mcp, checked);
-  return checked;
+  return remember(checkFields(registry, mcp, now));
 }
 
 function checkFields(registry: Registry, mcp: MetadataChangeProposal, now: number): CheckedProposal {

@@ -5,7 +5,7 @@
  */
 import { validateValue, type AspectSpec, type Registry } from '@cairn/core';
 import type { MetadataChangeProposal } from '@cairn/events';
-import type { AspectStore, GraphIndex } from '@cairn/ports';
+import type { AspectReads, GraphIndex } from '@cairn/ports';
 import type { IngestService } from './ingest';
 import { JSON_CONTENT } from './proposal-check';
 
@@ -51,7 +51,7 @@ export function withoutReferences(spec: AspectSpec, value: unknown, urn: string)
 export class ReferenceRemover {
   constructor(
     private readonly registry: Registry,
-    private readonly store: AspectStore,
+    private readonly store: AspectReads,
     private readonly graph: GraphIndex,
     private readonly ingest: IngestService,
   ) {}

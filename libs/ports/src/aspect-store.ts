@@ -87,3 +87,6 @@ export interface AspectStore {
 
 /** The reads of the store: what read paths get (a request's view may leave out what its actor may not read). */
 export type AspectReader = Pick<AspectStore, 'getLatest' | 'getVersion' | 'exists' | 'scanLatest' | 'countLatest'>;
+
+/** Every read of the store, its scan in batches too: what a process or thread that reads the store but never writes it holds. */
+export type AspectReads = AspectReader & Pick<AspectStore, 'latestInBatches'>;

@@ -77,3 +77,6 @@ export interface ConsumerProgress {
   readonly lag: number;
   readonly committed: number;
 }
+
+/** What a producer holds of a log: its appends and how far its consumers are (a process or thread that consumes it elsewhere). */
+export type LogProducer<T> = Pick<EventLog<T>, 'topic' | 'append' | 'lag' | 'progress'>;

@@ -1,52 +1,8 @@
 /** AspectStore on SQLite: the reference's aspect table, with versioning done in one transaction. */
 import { sameAspectValue } from '@cairn/core';
-import type { SystemMetadata } from '@cairn/events';
-import { alreadyApplied, type AspectScan, type AspectStore, type AspectWrite, type StoredAspect, type WriteOutcome } from '@cairn/ports';
+import { alreadyApplied, type AspectStore, type AspectWrite, type StoredAspect, type WriteOutcome } from '@cairn/ports';
 import type { EmbeddedDb } from './database';
-
-interface Row {
-  urn: string;
-  aspect: string;
-  version: number;
-  metadata: string;
-  system_metadata: string | null;
-  created_on: number;
-  created_by: string;
-  proposal_id: string | null;
-}
-
-function toStored(row: Row): StoredAspect {
-  return {
-    urn: row.urn,
-    aspect: row.aspect,
-    version: row.version,
-    metadata: row.metadata,
-    ...(row.system_metadata ? { systemMetadata: JSON.parse(row.system_metadata) as SystemMetadata } : {}),
-    createdOn: row.created_on,
-    createdBy: row.created_by,
-  };
-}
-
-/** Escapes GLOB's special characters so the text matches itself. */
-function globLiteral(text: string): string {
-  return text.replace(/[*?[]/g, (c) => `[${c}]`);
-}
-
-/** SQL LIKE (`%`, `_`, backslash escapes) as a GLOB pattern. */
-export function likeToGlob(like: string): string {
-  let out = '';
-  for (let i = 0; i < like.length; i++) {
-    const c = like[i];
-    if (c === '\\' && i + 1 < like.length) out += globLiteral(like[++i]);
-    else if (c === '%') out += '*';
-    else if (c === '_') out += '?';
-    else out += globLiteral(c);
-  }
-  return out;
-}
-
-/** A row's columns, without the rowid that orders the table. */
-const COLUMNS = 'urn, aspect, version, metadata, system_metadata, created_on, created_by, proposal_id';
+import { ASPECT_COLUMNS, SqliteAspectReads, toStored, type AspectRow } from './sqlite-aspect-reads';
 
 const TABLE_COLUMNS = `urn TEXT NOT NULL, aspect TEXT NOT NULL, version INTEGER NOT NULL,
   metadata TEXT NOT NULL, system_metadata TEXT, created_on INTEGER NOT NULL, created_by TEXT NOT NULL,
@@ -73,7 +29,7 @@ function createAspectTable(db: EmbeddedDb): void {
   db.transaction(() => {
     db.exec(`DROP INDEX IF EXISTS metadata_aspect_v2_latest; ALTER TABLE metadata_aspect_v2 RENAME TO metadata_aspect_v2_keyed;`);
     db.exec(keyedByRowid);
-    db.exec(`INSERT INTO metadata_aspect_v2 (${COLUMNS}) SELECT ${COLUMNS} FROM metadata_aspect_v2_keyed; DROP TABLE metadata_aspect_v2_keyed;`);
+    db.exec(`INSERT INTO metadata_aspect_v2 (${ASPECT_COLUMNS}) SELECT ${ASPECT_COLUMNS} FROM metadata_aspect_v2_keyed; DROP TABLE metadata_aspect_v2_keyed;`);
   })();
 }
 
@@ -95,16 +51,14 @@ function rowOf(w: AspectWrite) {
   };
 }
 
-export class SqliteAspectStore implements AspectStore {
+export class SqliteAspectStore extends SqliteAspectReads implements AspectStore {
   private readonly stmts;
   private readonly writeTx;
 
-  constructor(private readonly db: EmbeddedDb) {
+  constructor(db: EmbeddedDb) {
     createAspectTable(db);
+    super(db);
     this.stmts = {
-      latest: db.prepare(`SELECT ${COLUMNS} FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = 0`),
-      latestOfUrn: db.prepare(`SELECT ${COLUMNS} FROM metadata_aspect_v2 WHERE urn = ? AND version = 0 ORDER BY aspect`),
-      version: db.prepare(`SELECT ${COLUMNS} FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = ?`),
       maxVersion: db.prepare('SELECT MAX(version) AS v FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ?'),
       insert: db.prepare(
         'INSERT INTO metadata_aspect_v2 (urn, aspect, version, metadata, system_metadata, created_on, created_by, proposal_id) VALUES (@urn, @aspect, @version, @metadata, @system_metadata, @created_on, @created_by, @proposal_id)',
@@ -118,7 +72,6 @@ export class SqliteAspectStore implements AspectStore {
       touch: db.prepare('UPDATE metadata_aspect_v2 SET system_metadata = ?, proposal_id = ? WHERE urn = ? AND aspect = ? AND version = 0'),
       deleteAspect: db.prepare('DELETE FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ?'),
       deleteUrn: db.prepare('DELETE FROM metadata_aspect_v2 WHERE urn = ?'),
-      exists: db.prepare('SELECT 1 FROM metadata_aspect_v2 WHERE urn = ? LIMIT 1'),
       begin: db.prepare('BEGIN'),
       commit: db.prepare('COMMIT'),
       rollback: db.prepare('ROLLBACK'),
@@ -127,7 +80,7 @@ export class SqliteAspectStore implements AspectStore {
   }
 
   private writeSync(w: AspectWrite): WriteOutcome {
-    const current = this.stmts.latest.get(w.urn, w.aspect) as Row | undefined;
+    const current = this.reads.latest.get(w.urn, w.aspect) as AspectRow | undefined;
     const next = rowOf(w);
     if (!current) {
       this.stmts.insert.run({ ...next, version: 0 });
@@ -135,7 +88,7 @@ export class SqliteAspectStore implements AspectStore {
     }
     if (current.proposal_id !== null && alreadyApplied(current.proposal_id, w.proposalId)) {
       const max = (this.stmts.maxVersion.get(w.urn, w.aspect) as { v: number }).v;
-      const previous = max > 0 ? (this.stmts.version.get(w.urn, w.aspect, max) as Row) : undefined;
+      const previous = max > 0 ? (this.reads.version.get(w.urn, w.aspect, max) as AspectRow) : undefined;
       return { kind: 'replayed', current: toStored(current), ...(previous ? { previous: toStored(previous) } : {}) };
     }
     if (sameAspectValue(current.metadata, w.metadata)) {
@@ -156,38 +109,18 @@ export class SqliteAspectStore implements AspectStore {
   async createIfAbsent(write: AspectWrite): Promise<StoredAspect | undefined> {
     const row = rowOf(write);
     if (this.stmts.insertIfAbsent.run(row).changes === 1) return written(write);
-    const stored = this.stmts.latest.get(write.urn, write.aspect) as Row | undefined;
+    const stored = this.reads.latest.get(write.urn, write.aspect) as AspectRow | undefined;
     return stored?.proposal_id === write.proposalId ? toStored(stored) : undefined;
-  }
-
-  async getLatest(urns: readonly string[], aspects?: readonly string[]): Promise<StoredAspect[]> {
-    const out: StoredAspect[] = [];
-    for (const urn of urns) {
-      if (aspects) {
-        for (const aspect of aspects) {
-          const row = this.stmts.latest.get(urn, aspect) as Row | undefined;
-          if (row) out.push(toStored(row));
-        }
-      } else {
-        for (const row of this.stmts.latestOfUrn.all(urn) as Row[]) out.push(toStored(row));
-      }
-    }
-    return out;
   }
 
   /** The aspect's latest value as stored, read in this turn: what the change logs' stored form reads back (change-log-form.ts). */
   latestMetadata(urn: string, aspect: string): string | undefined {
-    return (this.stmts.latest.get(urn, aspect) as Row | undefined)?.metadata;
-  }
-
-  async getVersion(urn: string, aspect: string, version: number): Promise<StoredAspect | undefined> {
-    const row = this.stmts.version.get(urn, aspect, version) as Row | undefined;
-    return row && toStored(row);
+    return (this.reads.latest.get(urn, aspect) as AspectRow | undefined)?.metadata;
   }
 
   async deleteAspect(urn: string, aspect: string): Promise<{ latest?: StoredAspect; rows: number }> {
     return this.db.transaction(() => {
-      const latest = this.stmts.latest.get(urn, aspect) as Row | undefined;
+      const latest = this.reads.latest.get(urn, aspect) as AspectRow | undefined;
       const rows = this.stmts.deleteAspect.run(urn, aspect).changes;
       return { ...(latest ? { latest: toStored(latest) } : {}), rows };
     })();
@@ -195,55 +128,10 @@ export class SqliteAspectStore implements AspectStore {
 
   async deleteEntity(urn: string): Promise<{ latest: StoredAspect[]; rows: number }> {
     return this.db.transaction(() => {
-      const latest = (this.stmts.latestOfUrn.all(urn) as Row[]).map(toStored);
+      const latest = (this.reads.latestOfUrn.all(urn) as AspectRow[]).map(toStored);
       const rows = this.stmts.deleteUrn.run(urn).changes;
       return { latest, rows };
     })();
-  }
-
-  async exists(urn: string): Promise<boolean> {
-    return this.stmts.exists.get(urn) !== undefined;
-  }
-
-  private scanWhere(scan: Omit<AspectScan, 'start' | 'limit'>): { sql: string; params: unknown[] } {
-    const clauses = ['version = 0'];
-    const params: unknown[] = [];
-    const add = (clause: string, param: unknown) => {
-      clauses.push(clause);
-      params.push(param);
-    };
-    if (scan.urn) add('urn = ?', scan.urn);
-    if (scan.aspect) add('aspect = ?', scan.aspect);
-    // GLOB, not LIKE: URNs are case-sensitive (SQLite's LIKE folds ASCII case).
-    if (scan.urnLike) add('urn GLOB ?', likeToGlob(scan.urnLike));
-    if (scan.entityType) add('urn GLOB ?', `${globLiteral(`urn:li:${scan.entityType}:`)}*`);
-    if (scan.after) {
-      clauses.push('(urn, aspect) > (?, ?)');
-      params.push(scan.after.urn, scan.after.aspect);
-    }
-    return { sql: clauses.join(' AND '), params };
-  }
-
-  async scanLatest(scan: AspectScan): Promise<StoredAspect[]> {
-    const { sql, params } = this.scanWhere(scan);
-    const rows = this.db.prepare(`SELECT ${COLUMNS} FROM metadata_aspect_v2 WHERE ${sql} ORDER BY urn, aspect LIMIT ? OFFSET ?`).all(...params, scan.limit, scan.start) as Row[];
-    return rows.map(toStored);
-  }
-
-  async countLatest(scan: Omit<AspectScan, 'start' | 'limit'>): Promise<number> {
-    const { sql, params } = this.scanWhere(scan);
-    return (this.db.prepare(`SELECT COUNT(*) AS n FROM metadata_aspect_v2 WHERE ${sql}`).get(...params) as { n: number }).n;
-  }
-
-  /** Pages by (urn, aspect) position along the primary key: each page starts where the last ended. */
-  async *latestInBatches(batchSize: number): AsyncIterable<StoredAspect[]> {
-    for (let after: AspectScan['after']; ; ) {
-      const rows = await this.scanLatest({ ...(after ? { after } : {}), start: 0, limit: batchSize });
-      if (rows.length) yield rows;
-      if (rows.length < batchSize) return;
-      const last = rows[rows.length - 1]!;
-      after = { urn: last.urn, aspect: last.aspect };
-    }
   }
 
   /** One transaction around `work`; each write inside is a savepoint, so a failed one undoes only itself. */

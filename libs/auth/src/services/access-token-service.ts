@@ -3,7 +3,7 @@
  * through the pipeline on the caller's behalf) and are valid only while their record exists:
  * revocation hard-deletes it. Session tokens (browser logins) are stateless, as in the reference.
  */
-import type { AspectStore } from '@cairn/ports';
+import type { AspectReads } from '@cairn/ports';
 import { SYSTEM_ACTOR } from '@cairn/pipeline';
 import {
   ACCESS_TOKEN_ENTITY,
@@ -46,7 +46,7 @@ export class AccessTokenService {
   private readonly recorded: LoadingCache<boolean>;
 
   constructor(
-    private readonly store: AspectStore,
+    private readonly store: AspectReads,
     private readonly proposer: Proposer,
     private readonly options: TokenServiceOptions,
   ) {

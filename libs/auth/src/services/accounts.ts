@@ -3,7 +3,7 @@
  * password (corpUserCredentials), created by an administrator or, for the root user, from the
  * environment on first start.
  */
-import type { AspectStore } from '@cairn/ports';
+import type { AspectReads } from '@cairn/ports';
 import { SYSTEM_ACTOR } from '@cairn/pipeline';
 import { hashPassword, MIN_PASSWORD_LENGTH, verifyAgainstNothing, verifyPassword, type PasswordCredentials } from '../passwords';
 import type { ActorIdentity } from '../policies';
@@ -37,7 +37,7 @@ export class Accounts {
   private readonly identities: LoadingCache<UserIdentity>;
 
   constructor(
-    private readonly store: AspectStore,
+    private readonly store: AspectReads,
     private readonly proposer: Proposer,
     cacheMs: number,
     /** Names no user may have: the system client's. */

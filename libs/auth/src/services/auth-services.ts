@@ -1,6 +1,6 @@
 /** The auth services of one API process, over the store and the write pipeline. */
 import type { Logger } from '@cairn/core';
-import type { AspectStore } from '@cairn/ports';
+import type { AspectReads } from '@cairn/ports';
 import { SYSTEM_ACTOR } from '@cairn/pipeline';
 import { unrestrictedAuth, type Actor, type RequestAuth } from '../actor';
 import type { AuthSecrets } from '../auth-secrets';
@@ -30,7 +30,7 @@ export interface AuthServices {
   readonly unrestricted: RequestAuth;
 }
 
-export function createAuthServices(settings: AuthSettings, secrets: AuthSecrets | undefined, store: AspectStore, proposer: Proposer): AuthServices {
+export function createAuthServices(settings: AuthSettings, secrets: AuthSecrets | undefined, store: AspectReads, proposer: Proposer): AuthServices {
   const catalog = defaultPrivilegeCatalog();
   const systemUrn = corpUserUrn(settings.systemClientId);
   const accounts = new Accounts(store, proposer, settings.cacheMs, [...new Set(['__datahub_system', settings.systemClientId])]);
@@ -81,7 +81,7 @@ const BOOTSTRAP_URN = 'urn:li:dataHubUpgrade:cairn-default-policies-v1';
  * so a default policy an administrator removed stays removed), and the root user gets the
  * password from the environment if it has none yet.
  */
-export async function bootstrapAuth(services: AuthServices, store: AspectStore, proposer: Proposer, logger: Logger): Promise<void> {
+export async function bootstrapAuth(services: AuthServices, store: AspectReads, proposer: Proposer, logger: Logger): Promise<void> {
   const { settings } = services;
   if (!(await store.exists(BOOTSTRAP_URN))) {
     const defaults = defaultPolicies(services.catalog, corpUserUrn(settings.rootUser));

@@ -1,6 +1,6 @@
 /** Decides whether an actor holds privileges, from the stored policies and the actor's groups and roles. */
 import { applyPatch } from '@cairn/core';
-import type { AspectStore } from '@cairn/ports';
+import type { AspectReads } from '@cairn/ports';
 import type { CheckedProposal } from '@cairn/pipeline';
 import { forbidden } from '../errors';
 import { POLICY_ENTITY, policyGrants, type Owner, type ResourceFacts } from '../policies';
@@ -22,7 +22,7 @@ export class Authorizer {
     readonly catalog: PrivilegeCatalog,
     private readonly policies: PolicyStore,
     private readonly accounts: Accounts,
-    private readonly store: AspectStore,
+    private readonly store: AspectReads,
     /** Actors with every privilege: the system client and the pipeline's own writes. */
     private readonly systemActors: readonly string[],
   ) {}

@@ -2,7 +2,7 @@
  * Policies are dataHubPolicy entities, read from the store (not the search index, which lags)
  * and cached briefly; changes made through this store show at once in this process.
  */
-import type { AspectStore } from '@cairn/ports';
+import type { AspectReads } from '@cairn/ports';
 import { POLICY_ENTITY, POLICY_INFO, type PolicyInfo, type StoredPolicy } from '../policies';
 import { removal, upsert, type Proposer } from './proposals';
 import { LoadingCache } from './loading-cache';
@@ -13,7 +13,7 @@ export class PolicyStore {
   private readonly cache: LoadingCache<readonly StoredPolicy[]>;
 
   constructor(
-    private readonly store: AspectStore,
+    private readonly store: AspectReads,
     private readonly proposer: Proposer,
     cacheMs: number,
   ) {
