@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import {
   changeLogsBesideAspects,
   openDatabase,
+  openReadConnection,
   SqliteAspectStore,
   SqliteEventLog,
   SqliteGraphIndex,
@@ -485,6 +486,90 @@ describe('SQLite event log: batches taken before they are durable', () => {
       release();
       await waitFor(async () => (await log.lag('g')) === 0, 5000, 'both committed');
       await consumer.stop();
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('SQLite event log: a consumer taking appends inside their transactions (inline)', () => {
+  /** An inline consumer of `proposals` that writes a row of its own and appends to `changes` for each record. */
+  function mirror(db: EmbeddedDb, proposals: SqliteEventLog<{ label: string }>, changes: SqliteEventLog<{ label: string }>, fail: (label: string) => boolean) {
+    db.exec('CREATE TABLE IF NOT EXISTS mirrored (label TEXT)');
+    const insert = db.prepare('INSERT INTO mirrored (label) VALUES (?)');
+    const deliveries: { labels: string[]; inline: boolean }[] = [];
+    const consumer = proposals.consume(
+      'mirror',
+      async (batch, delivery) => {
+        deliveries.push({ labels: batch.map((r) => r.value.label), inline: delivery?.inline === true });
+        for (const r of batch) insert.run(r.value.label);
+        const appended = changes.append(batch.map((r) => ({ key: r.key, value: { label: `changed ${r.value.label}` } })));
+        // Refused, this append fails with the handler's writes.
+        appended.catch(() => undefined);
+        if (batch.some((r) => fail(r.value.label)) && delivery?.inline) throw new Error('refused inside the append');
+        return { durable: appended.then(() => undefined) };
+      },
+      { inline: true },
+    );
+    const mirrored = () => db.prepare('SELECT label FROM mirrored ORDER BY rowid').pluck().all() as string[];
+    return { deliveries, consumer, mirrored };
+  }
+
+  it('reads its backlog first, then takes each append in its transaction, its writes and appends and position committed with it', async () => {
+    const { db, file, close } = freshDb();
+    try {
+      const proposals = new SqliteEventLog<{ label: string }>(db, 'proposals');
+      const changes = new SqliteEventLog<{ label: string }>(db, 'changes');
+      await proposals.append([{ key: 'k', value: { label: 'backlog' } }]);
+      const { deliveries, consumer, mirrored } = mirror(db, proposals, changes, () => false);
+      await waitFor(async () => (await proposals.lag('mirror')) === 0, 5000, 'the backlog');
+      await new Promise((r) => setTimeout(r, 20));
+      await proposals.append([{ key: 'k', value: { label: 'a' } }]);
+      // Committed once the append resolves: nothing is left for a later commit of the consumer's.
+      const other = openReadConnection(file);
+      try {
+        expect(other.prepare('SELECT label FROM mirrored ORDER BY rowid').pluck().all()).toEqual(['backlog', 'a']);
+        expect(other.prepare("SELECT seq FROM log_offsets WHERE topic = 'proposals' AND grp = 'mirror'").pluck().get()).toBe(2);
+        expect(other.prepare(`SELECT value FROM ${topicTable('changes')} ORDER BY seq`).pluck().all()).toEqual(['{"label":"changed backlog"}', '{"label":"changed a"}']);
+      } finally {
+        other.close();
+      }
+      expect(deliveries).toEqual([
+        { labels: ['backlog'], inline: false },
+        { labels: ['a'], inline: true },
+      ]);
+      await consumer.stop();
+      expect(mirrored()).toEqual(['backlog', 'a']);
+    } finally {
+      await close();
+    }
+  });
+
+  it('has what a handler that throws inside wrote and appended undone, keeps the append, and gets the records again outside', async () => {
+    const { db, close } = freshDb();
+    try {
+      const proposals = new SqliteEventLog<{ label: string }>(db, 'proposals');
+      const changes = new SqliteEventLog<{ label: string }>(db, 'changes');
+      const { deliveries, consumer, mirrored } = mirror(db, proposals, changes, (label) => label === 'refused');
+      await new Promise((r) => setTimeout(r, 20));
+      await proposals.append([{ key: 'k', value: { label: 'ok' } }]);
+      expect(await proposals.append([{ key: 'k', value: { label: 'refused' } }])).toEqual(['0:2']);
+      await waitFor(async () => (await proposals.lag('mirror')) === 0, 5000, 'the refused record handled again');
+      // Once read again it goes inline with the next append.
+      await proposals.append([{ key: 'k', value: { label: 'after' } }]);
+      await consumer.stop();
+      expect(deliveries).toEqual([
+        { labels: ['ok'], inline: true },
+        { labels: ['refused'], inline: true },
+        { labels: ['refused'], inline: false },
+        { labels: ['after'], inline: true },
+      ]);
+      expect(mirrored()).toEqual(['ok', 'refused', 'after']);
+      expect(db.prepare(`SELECT seq, value FROM ${topicTable('changes')} ORDER BY seq`).all()).toEqual([
+        { seq: 1, value: '{"label":"changed ok"}' },
+        { seq: 2, value: '{"label":"changed refused"}' },
+        { seq: 3, value: '{"label":"changed after"}' },
+      ]);
     } finally {
       await close();
     }

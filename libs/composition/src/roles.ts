@@ -49,12 +49,21 @@ export function startPersister(ports: CatalogPorts, registry: Registry, settler:
   const logs = { ...ports.logs, failedProposals: countingAppends(ports.logs.failedProposals, (n) => metrics.proposalsFailed.inc(n)) };
   const persister = new Persister(registry, ports.store, logs, settler);
   metrics.trackLag(PERSISTER_GROUP, () => ports.logs.proposals.lag(PERSISTER_GROUP));
-  return ports.logs.proposals.consume(PERSISTER_GROUP, async (batch) => {
-    const end = metrics.applyDuration.startTimer();
-    await persister.handleBatch(batch);
-    end();
-    metrics.proposalsApplied.inc({ outcome: 'settled' }, batch.length);
-  });
+  // Where the log can, a batch is applied inside the transaction that appended it (ConsumeOptions.inline).
+  return ports.logs.proposals.consume(
+    PERSISTER_GROUP,
+    async (batch, delivery) => {
+      const end = metrics.applyDuration.startTimer();
+      const { durable } = await persister.takeBatch(batch, delivery);
+      return {
+        durable: durable.then(() => {
+          end();
+          metrics.proposalsApplied.inc({ outcome: 'settled' }, batch.length);
+        }),
+      };
+    },
+    { inline: true },
+  );
 }
 
 export function startSearchIndexer(

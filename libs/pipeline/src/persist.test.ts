@@ -303,6 +303,22 @@ describe("Persister: an entity's key change log", () => {
     expect((await drain(logs.versionedChangeLog)).map((l) => l.aspectName)).toEqual(['datasetKey', 'status']);
   });
 
+  it('is logged by the proposal delivered again after a batch with one to retry was refused inside its append', async () => {
+    const write = store.write.bind(store);
+    let failures = 1;
+    store.write = async (w) => {
+      if (failures-- > 0) throw new Error('disk hiccup');
+      return write(w);
+    };
+    const r = upsert('status', { removed: false });
+    // Inside the appending transaction the retries would hold it open: the batch is refused, to be read again.
+    await expect(persister.takeBatch([r], { inline: true })).rejects.toThrow('to be retried');
+    expect(await drain(logs.versionedChangeLog)).toEqual([]);
+    await apply(r);
+    await expect(notifier.wait(r.id, 100)).resolves.toEqual({});
+    expect((await drain(logs.versionedChangeLog)).map((l) => l.aspectName)).toEqual(['datasetKey', 'status']);
+  });
+
   it('is logged again when its proposal is delivered again after the change logs were lost', async () => {
     const r = upsert('status', { removed: false });
     const append = logs.versionedChangeLog.append.bind(logs.versionedChangeLog);

@@ -5,14 +5,17 @@
  *
  * A batch is applied as one store unit (one commit where the engine has transactions), each
  * aspect's proposals in log order (an entity's, when one is no plain upsert or writes the key);
- * its change logs and failures are then appended together, in log order, and only then are its
- * proposals settled: a waiting request is answered once its change log is durable. A crash in
+ * its change logs and failures are then appended together, in log order, and only once they are
+ * durable are its proposals settled: a waiting request is answered once its change log is durable.
+ * The log may deliver the next batch meanwhile (the handler answers a BatchTaken). A crash in
  * between loses nothing: the batch is redelivered, its writes are recognised as replayed and their
- * change logs are emitted again.
+ * change logs are emitted again. On the embedded log the batch may come inside the transaction
+ * that appended it (an inline delivery): the unit, the change logs and the position then commit
+ * with the proposals themselves.
  */
 import { applyPatch, PatchError, RestliError, unprocessable, type Registry } from '@cairn/core';
 import type { AuditStamp, FailedMetadataChangeProposal, MetadataChangeLog, MetadataChangeProposal } from '@cairn/events';
-import { proposalMark, type AspectStore, type LogRecord, type NewRecord, type StoredAspect, type WriteOutcome } from '@cairn/ports';
+import { proposalMark, type AspectStore, type BatchDelivery, type BatchTaken, type LogRecord, type NewRecord, type StoredAspect, type WriteOutcome } from '@cairn/ports';
 import { ACTOR_HEADER, SYSTEM_ACTOR, type PipelineLogs } from './logs';
 import { rememberParsedAspect } from './parsed-aspects';
 import { checkAspectValue, checkProposalOnce, isClientError, JSON_CONTENT, type CheckedProposal } from './proposal-check';
@@ -108,7 +111,19 @@ export class Persister {
     private readonly settler?: ProposalSettler,
   ) {}
 
+  /** Applies the batch, its change logs durable and its proposals settled when this resolves. */
   async handleBatch(batch: LogRecord<MetadataChangeProposal>[]): Promise<void> {
+    await (await this.takeBatch(batch)).durable;
+  }
+
+  /**
+   * Applies the batch; its change logs are durable, and its proposals settled, once `durable`
+   * resolves. When a proposal has to be retried (an error that is not the client's), the rest of its
+   * chain is retried one by one before this resolves, so no later batch overtakes them; inside the
+   * appending transaction (`delivery.inline`) the batch is refused instead, undone, and delivered
+   * again the usual way.
+   */
+  async takeBatch(batch: LogRecord<MetadataChangeProposal>[], delivery?: BatchDelivery): Promise<BatchTaken> {
     const outcomes: (Applied | { readonly error: unknown } | undefined)[] = new Array(batch.length);
     const deferred: number[] = [];
     // A chain's proposals apply in order; different chains' overlap, so a store that is a round
@@ -131,8 +146,9 @@ export class Persister {
     const applyAll = () => inParallel(writeChains(this.registry, batch), CONCURRENT_CHAINS, applyChain);
     try {
       await (this.store.unit ? this.store.unit(applyAll) : applyAll());
+      if (deferred.length > 0 && delivery?.inline) throw new Error(`${deferred.length} proposals of the batch failed and are to be retried`);
     } catch (err) {
-      // The unit did not commit: what it remembered about stored keys may not hold.
+      // The unit did not commit (or is undone): what it remembered about stored keys may not hold.
       this.knownEntities.clear();
       throw err;
     }
@@ -141,8 +157,11 @@ export class Persister {
       if (outcome && 'error' in outcome) outbox.rejected(batch[i]!, outcome.error);
       else if (outcome) outbox.applied(batch[i]!, outcome);
     });
-    await this.publish(outbox);
+    const published = this.publish(outbox);
+    if (deferred.length === 0) return { durable: published };
+    await published;
     for (const i of deferred.sort((a, b) => a - b)) await this.publish(await this.applyWithRetries(batch[i]!));
+    return { durable: Promise.resolve() };
   }
 
   private async applyWithRetries(record: LogRecord<MetadataChangeProposal>): Promise<Outbox> {

@@ -39,7 +39,18 @@ export interface BatchTaken {
   readonly durable: Promise<void>;
 }
 
-export type BatchHandler<T> = (batch: LogRecord<T>[]) => Promise<void | BatchTaken>;
+/** How a batch reached its handler. */
+export interface BatchDelivery {
+  /**
+   * Inside the transaction that appended it (an `inline` consumer's batch, where the log can): what
+   * the handler appends joins that transaction, so it must not wait for those appends (it answers a
+   * BatchTaken instead), and a handler that throws has its writes undone and gets the batch again
+   * the usual way.
+   */
+  readonly inline: boolean;
+}
+
+export type BatchHandler<T> = (batch: LogRecord<T>[], delivery?: BatchDelivery) => Promise<void | BatchTaken>;
 
 export interface ConsumeOptions {
   readonly maxBatch?: number;
@@ -50,6 +61,13 @@ export interface ConsumeOptions {
   readonly lingerMs?: number;
   /** A group with no committed position starts at the end of the log instead of its beginning. */
   readonly fromLatest?: boolean;
+  /**
+   * Where the log can, a consumer in the appending process that has caught up takes each append's
+   * records inside the transaction that writes them, its position with them: the append, what the
+   * handler writes to the same file and its position commit together (the embedded log). Elsewhere
+   * the consumer reads as any other.
+   */
+  readonly inline?: boolean;
 }
 
 export interface EventLog<T> {

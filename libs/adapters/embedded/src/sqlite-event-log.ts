@@ -1,6 +1,6 @@
 /** EventLog on SQLite: one table of records per topic, committed offsets per consumer group. */
 import { EventEmitter } from 'node:events';
-import type { AppendOptions, BatchHandler, Consumer, ConsumeOptions, ConsumerProgress, EventLog, LogRecord, NewRecord } from '@cairn/ports';
+import type { AppendOptions, BatchDelivery, BatchHandler, Consumer, ConsumeOptions, ConsumerProgress, EventLog, LogRecord, NewRecord } from '@cairn/ports';
 import type { EmbeddedDb } from './database';
 
 const POLL_MS = 1000;
@@ -67,46 +67,132 @@ interface Pending<T> {
 interface TopicFlush {
   /** Inside the flush's transaction. */
   write(): void;
+  /**
+   * Inside the transaction, once every topic's part is written: hands the part's records to the
+   * consumers that take them there (`inline`); undefined when none does.
+   */
+  handOver(): Promise<void> | undefined;
   committed(): void;
   failed(err: unknown): void;
 }
 
+const INLINE: BatchDelivery = { inline: true };
+
 /**
  * The flush of every topic's appends on one file, once an event-loop turn, in one transaction: the
  * persister's change logs of a batch, its time-series change logs and failures, and the proposals
- * requests appended in the same turn, are one commit instead of one a topic.
+ * requests appended in the same turn, are one commit instead of one a topic. A consumer that takes
+ * an append's records inside its transaction (`inline`) appends what follows from them into the
+ * same transaction, each such append in a savepoint of its own.
  */
 class FileFlusher {
   private readonly due = new Set<() => TopicFlush>();
   private scheduled = false;
+  /** The parts of the transaction open now, while it hands records over. */
+  private open: TopicFlush[] | undefined;
+  /** The flush running now, if it is handing records over. */
+  private running: Promise<void> | undefined;
+  private readonly stmts;
 
-  constructor(private readonly db: EmbeddedDb) {}
+  constructor(private readonly db: EmbeddedDb) {
+    this.stmts = {
+      begin: db.prepare('BEGIN'),
+      commit: db.prepare('COMMIT'),
+      rollback: db.prepare('ROLLBACK'),
+    };
+  }
 
-  /** `take` runs at the next flush (once, however often it is scheduled before). */
+  /** `take` runs at the next flush (once, however often it is scheduled before), or now when a flush is handing records over. */
   schedule(take: () => TopicFlush): void {
+    if (this.open) {
+      this.joinOpen(take());
+      return;
+    }
     this.due.add(take);
     if (!this.scheduled) {
       this.scheduled = true;
-      setImmediate(() => this.flush());
+      setImmediate(() => void this.flush());
     }
   }
 
-  private flush(): void {
+  /** A part written into the open transaction, all or nothing. */
+  private joinOpen(part: TopicFlush): void {
+    this.db.exec('SAVEPOINT append');
+    try {
+      part.write();
+      this.db.exec('RELEASE append');
+    } catch (err) {
+      this.db.exec('ROLLBACK TO append; RELEASE append');
+      part.failed(err);
+      return;
+    }
+    this.open!.push(part);
+  }
+
+  /**
+   * Runs `work` (a consumer's handling of records handed over) in a savepoint: when it throws, what
+   * it wrote is undone and the appends it made fail.
+   */
+  async within(work: () => Promise<void>): Promise<void> {
+    const open = this.open!;
+    const mark = open.length;
+    this.db.exec('SAVEPOINT handover');
+    try {
+      await work();
+      this.db.exec('RELEASE handover');
+    } catch (err) {
+      this.db.exec('ROLLBACK TO handover; RELEASE handover');
+      for (const part of open.splice(mark).reverse()) part.failed(err);
+      throw err;
+    }
+  }
+
+  private async flush(): Promise<void> {
     // Inside another unit's open transaction the appends would be acknowledged before they are durable.
     if (this.db.inTransaction) {
-      setImmediate(() => this.flush());
+      setImmediate(() => void this.flush());
       return;
     }
     this.scheduled = false;
-    const flushes = [...this.due].map((take) => take());
+    const running = this.commitDue();
+    this.running = running;
+    await running;
+    if (this.running === running) this.running = undefined;
+  }
+
+  /** Whether a flush's transaction is open: its rows are this connection's to see but not yet committed. */
+  get handingOver(): boolean {
+    return this.open !== undefined;
+  }
+
+  /** Resolves once no flush is handing records over (a consumer stopping waits for the one it is in). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async commitDue(): Promise<void> {
+    const parts = [...this.due].map((take) => take());
     this.due.clear();
+    let failure: { readonly err: unknown } | undefined;
+    this.stmts.begin.run();
     try {
-      this.db.transaction(() => flushes.forEach((f) => f.write()))();
+      for (const part of parts) part.write();
+      this.open = parts;
+      // Handling one part's records may append more parts, which are handed over in turn.
+      for (let i = 0; i < parts.length; i++) {
+        const handing = parts[i]!.handOver();
+        if (handing) await handing;
+      }
+      this.stmts.commit.run();
     } catch (err) {
-      flushes.forEach((f) => f.failed(err));
-      return;
+      failure = { err };
+      if (this.db.inTransaction) this.stmts.rollback.run();
+    } finally {
+      this.open = undefined;
     }
-    flushes.forEach((f) => f.committed());
+    // In reverse on failure: each part gives its topic's sequence back to where the part began.
+    if (failure) for (const part of parts.reverse()) part.failed(failure.err);
+    else for (const part of parts) part.committed();
   }
 }
 
@@ -117,8 +203,21 @@ function flusherOf(db: EmbeddedDb): FileFlusher {
   return flusher;
 }
 
+/** A consumer that takes each append's records inside its transaction while it has caught up (`inline`). */
+interface InlineConsumer<T> {
+  readonly handler: BatchHandler<T>;
+  readonly maxBatch: number;
+  /** Its position: committed, or taken in the transaction open now. */
+  position: number;
+  /** Back to reading as any consumer does, from its committed position. */
+  leave(): void;
+}
+
 export class SqliteEventLog<T> implements EventLog<T> {
+  /** The seq the next record written gets. */
   private nextSeq: number;
+  /** The last seq committed: what consumers may read (a transaction open on this connection shows it rows beyond). */
+  private endSeq: number;
   private pending: Pending<T>[] = [];
   private readonly flusher: FileFlusher;
   private readonly appended = new EventEmitter();
@@ -141,6 +240,8 @@ export class SqliteEventLog<T> implements EventLog<T> {
   private readonly unstored = new Map<number, LogRecord<T>>();
   /** The committed seq of each group consuming in this process. */
   private readonly consumers = new Map<string, number>();
+  /** The groups taking each append's records inside its transaction, by group. */
+  private readonly inline = new Map<string, InlineConsumer<T>>();
 
   constructor(
     db: EmbeddedDb,
@@ -153,7 +254,7 @@ export class SqliteEventLog<T> implements EventLog<T> {
     this.appended.setMaxListeners(0);
     this.stmts = {
       insert: db.prepare(`INSERT INTO ${table} (seq, key, value, ts, headers) VALUES (?, ?, ?, ?, ?)`),
-      read: db.prepare(`SELECT seq, key, value, ts, headers FROM ${table} WHERE seq > ? ORDER BY seq LIMIT ?`),
+      read: db.prepare(`SELECT seq, key, value, ts, headers FROM ${table} WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?`),
       offset: db.prepare('SELECT seq FROM log_offsets WHERE topic = ? AND grp = ?'),
       commit: db.prepare('INSERT INTO log_offsets (topic, grp, seq) VALUES (?, ?, ?) ON CONFLICT (topic, grp) DO UPDATE SET seq = excluded.seq'),
       minOffset: db.prepare('SELECT MIN(seq) AS seq FROM log_offsets WHERE topic = ?'),
@@ -162,7 +263,8 @@ export class SqliteEventLog<T> implements EventLog<T> {
     };
     const row = db.prepare(`SELECT MAX(seq) AS seq FROM ${table}`).get() as { seq: number | null };
     const committed = db.prepare('SELECT MAX(seq) AS seq FROM log_offsets WHERE topic = ?').get(topic) as { seq: number | null };
-    this.nextSeq = Math.max(row.seq ?? 0, committed.seq ?? 0) + 1;
+    this.endSeq = Math.max(row.seq ?? 0, committed.seq ?? 0);
+    this.nextSeq = this.endSeq + 1;
   }
 
   /** Appends of one event-loop turn, to every topic of the file, share one transaction (group commit). */
@@ -178,42 +280,100 @@ export class SqliteEventLog<T> implements EventLog<T> {
     const batch = this.pending;
     this.pending = [];
     const now = Date.now();
-    const start = this.nextSeq;
-    const written: [seq: number, record: LogRecord<T>, chars: number][] = [];
-    const unstored: [seq: number, record: LogRecord<T>][] = [];
-    const everyGroupHere = batch.some((p) => p.reproducible) && this.everyGroupConsumesHere();
+    /** The seqs the part wrote, once it has. */
+    let range: { readonly start: number; readonly end: number } | undefined;
+    /** Its records in seq order, for consumers here: every one kept, or handed over. */
+    const records: LogRecord<T>[] = [];
+    const chars: number[] = [];
+    /** The positions the inline consumers took, by group: theirs once the transaction commits. */
+    const taken = new Map<string, number>();
     let ids: string[][] = [];
     return {
       write: () => {
+        const start = this.nextSeq;
+        const everyGroupHere = batch.some((p) => p.reproducible) && this.everyGroupConsumesHere();
+        const here = this.consumers.size > 0;
         let seq = start;
         ids = batch.map((p) =>
           p.records.map((r) => {
             const headers = r.headers ? JSON.stringify(r.headers) : null;
             const id = `0:${seq}`;
-            const record = () => ({ id, key: r.key, value: r.value, timestamp: now, headers: r.headers ?? {} });
-            if (p.reproducible && everyGroupHere) {
-              this.stmts.insert.run(seq, r.key, UNSTORED, now, headers);
-              unstored.push([seq, record()]);
-            } else {
-              const json = JSON.stringify(this.form ? this.form.toStored(r.value) : r.value);
-              this.stmts.insert.run(seq, r.key, json, now, headers);
-              if (this.consumers.size > 0) written.push([seq, record(), json.length + (this.form?.heldChars(r.value) ?? 0)]);
+            const unstored = p.reproducible && everyGroupHere;
+            const json = unstored ? UNSTORED : JSON.stringify(this.form ? this.form.toStored(r.value) : r.value);
+            this.stmts.insert.run(seq, r.key, json, now, headers);
+            if (here) {
+              records.push({ id, key: r.key, value: r.value, timestamp: now, headers: r.headers ?? {} });
+              // A reproducible value is kept apart, outside the bound of kept values (see `unstored`).
+              chars.push(unstored ? -1 : json.length + (this.form?.heldChars(r.value) ?? 0));
             }
             seq++;
             return id;
           }),
         );
+        this.nextSeq = seq;
+        range = { start, end: seq - 1 };
+      },
+      handOver: () => {
+        if (!range || this.inline.size === 0 || records.length === 0) return undefined;
+        return this.handOver(records, range.start, taken);
       },
       committed: () => {
-        this.nextSeq = start + ids.reduce((n, a) => n + a.length, 0);
-        for (const [seq, record, chars] of written) this.keepRecent(seq, record, chars);
-        for (const [seq, record] of unstored) this.unstored.set(seq, record);
+        if (range) this.endSeq = Math.max(this.endSeq, range.end);
+        // A consumer that stopped meanwhile keeps its position in the file only.
+        for (const [group, through] of taken) if (this.consumers.has(group)) this.consumers.set(group, through);
+        const consumedHere = taken.size > 0 ? Math.min(...this.consumers.values()) : 0;
+        records.forEach((record, i) => {
+          const seq = range!.start + i;
+          if (seq <= consumedHere) return;
+          if (chars[i]! < 0) this.unstored.set(seq, record);
+          else this.keepRecent(seq, record, chars[i]!);
+        });
+        // An inline consumer that did not take these records reads them as any consumer does.
+        for (const consumer of [...this.inline.values()]) if (consumer.position < this.endSeq) consumer.leave();
         batch.forEach((p, i) => p.resolve(ids[i]));
         this.appended.emit('data');
       },
-      failed: (err) => batch.forEach((p) => p.reject(err)),
+      failed: (err) => {
+        // Whatever this part wrote is undone, and so is every part of the topic written after it.
+        if (range) this.nextSeq = Math.min(this.nextSeq, range.start);
+        for (const group of taken.keys()) this.inline.get(group)?.leave();
+        batch.forEach((p) => p.reject(err));
+      },
     };
   };
+
+  /**
+   * Hands records just written (seqs from `first` on) to the inline consumers whose position they
+   * follow, in batches of their size, each handled in a savepoint with the consumer's position
+   * written beside what it wrote. A consumer that is elsewhere, or whose handler throws, goes back
+   * to reading them as any consumer does.
+   */
+  private async handOver(records: readonly LogRecord<T>[], first: number, taken: Map<string, number>): Promise<void> {
+    for (const [group, consumer] of [...this.inline]) {
+      if (consumer.position !== first - 1) {
+        consumer.leave();
+        continue;
+      }
+      try {
+        for (let i = 0; i < records.length; i += consumer.maxBatch) {
+          const batch = records.slice(i, i + consumer.maxBatch);
+          const through = consumer.position + batch.length;
+          await this.flusher.within(async () => {
+            const answer = await consumer.handler(batch, INLINE);
+            // Its appends are this transaction's: durable with it, or failed with it (and the consumer then left).
+            answer?.durable.catch(() => undefined);
+            this.stmts.commit.run(this.topic, group, through);
+          });
+          consumer.position = through;
+          taken.set(group, through);
+          if (++this.commitsSinceTrim >= TRIM_EVERY_COMMITS) this.trim();
+        }
+      } catch (err) {
+        process.emitWarning(`consumer ${group} on ${this.topic} failed inside an append, reading it again: ${(err as Error).message}`);
+        consumer.leave();
+      }
+    }
+  }
 
   private keepRecent(seq: number, record: LogRecord<T>, chars: number): void {
     this.recent.set(seq, { record, chars });
@@ -261,16 +421,29 @@ export class SqliteEventLog<T> implements EventLog<T> {
         }
         wake = done;
       });
+    /** Parks the loop while the consumer takes appends inline, from `position`; resolves once it leaves. */
+    const inlineFrom = (position: number) =>
+      new Promise<void>((resolve) => {
+        const leave = () => {
+          if (this.inline.get(group) !== consumer) return;
+          this.inline.delete(group);
+          resolve();
+        };
+        const consumer: InlineConsumer<T> = { handler, maxBatch, position, leave };
+        this.inline.set(group, consumer);
+      });
 
     if (options.fromLatest && this.stmts.offset.get(this.topic, group) === undefined) {
-      this.stmts.commit.run(this.topic, group, this.nextSeq - 1);
+      this.stmts.commit.run(this.topic, group, this.endSeq);
     }
     this.consumers.set(group, this.committedSeq(group));
     /** The records after `after`, and the seq read through (a skipped record's included). */
     const read = (after: number): { records: LogRecord<T>[]; through: number } => {
       const kept = this.keptAfter(after, maxBatch);
       if (kept.length > 0) return { records: kept, through: after + kept.length };
-      const rows = this.stmts.read.all(after, maxBatch) as { seq: number; key: string; value: string; ts: number; headers: string | null }[];
+      // Rows another instance of the topic committed are read too; a flush's own, only once committed.
+      const through = this.flusher.handingOver ? this.endSeq : Number.MAX_SAFE_INTEGER;
+      const rows = this.stmts.read.all(after, through, maxBatch) as { seq: number; key: string; value: string; ts: number; headers: string | null }[];
       const records: LogRecord<T>[] = [];
       for (const r of rows) {
         const value = this.valueOf(r.seq, r.value);
@@ -319,8 +492,8 @@ export class SqliteEventLog<T> implements EventLog<T> {
         // While batches become durable only a full one is taken: fewer records (a live write's
         // between a rebuild's) wait to go with what follows them rather than be a commit of their
         // own. The oldest batch is committed once durable, unless more records come first. Counted
-        // from the next seq, not read: every append wakes this wait.
-        if (taken.length > 0 && this.nextSeq - 1 - readAfter < maxBatch) {
+        // from the committed end, not read: every append wakes this wait.
+        if (taken.length > 0 && this.endSeq - readAfter < maxBatch) {
           const durable = await Promise.race([taken[0].durable.then(() => true), sleep(POLL_MS).then(() => false)]);
           wake?.();
           if (durable && !(await settleOldest())) await retry();
@@ -328,7 +501,11 @@ export class SqliteEventLog<T> implements EventLog<T> {
         }
         let { records, through } = read(readAfter);
         if (through === readAfter) {
-          await sleep(POLL_MS);
+          if (options.inline && taken.length === 0) {
+            // Caught up, nothing in flight: appends are taken inside their transactions until one fails here.
+            await inlineFrom(readAfter);
+            readAfter = this.committedSeq(group);
+          } else await sleep(POLL_MS);
           continue;
         }
         if (through - readAfter < maxBatch && options.lingerMs) {
@@ -364,8 +541,10 @@ export class SqliteEventLog<T> implements EventLog<T> {
       stop: async () => {
         stopped = true;
         wake?.();
+        this.inline.get(group)?.leave();
         this.appended.off('data', onData);
         await running;
+        await this.flusher.idle();
         this.consumers.delete(group);
         if (this.consumers.size > 0) this.forgetRead();
         else {
@@ -385,7 +564,7 @@ export class SqliteEventLog<T> implements EventLog<T> {
   /** The kept records from `after + 1` on, as long as they follow one another (up to `limit`). */
   private keptAfter(after: number, limit: number): LogRecord<T>[] {
     const records: LogRecord<T>[] = [];
-    for (let seq = after + 1; records.length < limit && seq < this.nextSeq; seq++) {
+    for (let seq = after + 1; records.length < limit && seq <= this.endSeq; seq++) {
       const kept = this.kept(seq);
       if (!kept) break;
       records.push(kept);
@@ -401,7 +580,10 @@ export class SqliteEventLog<T> implements EventLog<T> {
     return this.form ? this.form.fromStored(JSON.parse(stored)) : (JSON.parse(stored) as T);
   }
 
+  /** The position a group committed: in memory for a consumer here (an inline one commits inside appends' transactions). */
   private committedSeq(group: string): number {
+    const here = this.consumers.get(group);
+    if (here !== undefined) return here;
     const row = this.stmts.offset.get(this.topic, group) as { seq: number } | undefined;
     return row?.seq ?? 0;
   }
@@ -419,6 +601,6 @@ export class SqliteEventLog<T> implements EventLog<T> {
 
   async progress(group: string): Promise<ConsumerProgress> {
     const committed = this.committedSeq(group);
-    return { lag: this.nextSeq - 1 - committed, committed };
+    return { lag: this.endSeq - committed, committed };
   }
 }
