@@ -22,7 +22,11 @@ collectGarbageWhenIdle();
 const port = parentPort!;
 const post = (message: FromPipeline) => port.postMessage(message);
 
-/** Replies and settled proposals of a turn, posted together once the turn's work is done. */
+/**
+ * Replies and settled proposals, posted together once the work that made them is done: after the
+ * promises that a commit resolves have all run (a tick after the microtasks), not a turn of the
+ * event loop later, which would first take the requests that arrived meanwhile.
+ */
 class Outgoing implements ProposalSettler {
   private replies: Reply[] = [];
   private settled: (readonly [string, WireSettled])[] = [];
@@ -41,7 +45,7 @@ class Outgoing implements ProposalSettler {
   private schedule(): void {
     if (this.scheduled) return;
     this.scheduled = true;
-    setImmediate(() => {
+    process.nextTick(() => {
       this.scheduled = false;
       post({ type: 'done', replies: this.replies, settled: this.settled });
       this.replies = [];

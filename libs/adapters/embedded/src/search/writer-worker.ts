@@ -14,9 +14,10 @@ import { replaceWithEmpty } from './empty-file';
 import type { MemoryUpdate } from './reader-state';
 import { FieldRegistry, type NewField } from './search-tables';
 import type { WriterCommitted, WriterRequest } from './worker-messages';
-import { nameThread, THREAD_NAMES } from '../thread-name';
+import { nameThread, runInBackground, THREAD_NAMES } from '../thread-name';
 
 nameThread(THREAD_NAMES.searchWriter);
+runInBackground();
 // A batch's garbage is given back once the thread is idle (@cairn/core).
 collectGarbageWhenIdle();
 
