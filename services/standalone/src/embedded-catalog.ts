@@ -13,6 +13,8 @@ import type { StandaloneConfig } from './config';
 
 export interface RunningCatalog extends RunningApi {
   readonly ports: ApiPorts;
+  /** The thread the pipeline runs on. */
+  readonly pipeline: PipelineThread;
 }
 
 export async function startEmbeddedCatalog(config: StandaloneConfig): Promise<RunningCatalog> {
@@ -40,6 +42,7 @@ export async function startEmbeddedCatalog(config: StandaloneConfig): Promise<Ru
   return {
     ...api,
     ports,
+    pipeline,
     close: async () => {
       await api.close();
       await stopPipeline();

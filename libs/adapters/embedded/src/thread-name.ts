@@ -26,9 +26,22 @@ export const BACKGROUND_NICENESS = 10;
  * proposals a second in three alternating pairs (docs/performance.md).
  */
 export function runInBackground(): void {
+  setOwnPriority(BACKGROUND_NICENESS);
+}
+
+/**
+ * The calling thread's priority back to the process's default, for work that others wait for (the
+ * search writer during a rebuild). Only a privileged process may raise a priority again: elsewhere
+ * the thread stays in the background.
+ */
+export function runInForeground(): void {
+  setOwnPriority(0);
+}
+
+function setOwnPriority(niceness: number): void {
   try {
-    setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), BACKGROUND_NICENESS);
+    setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), niceness);
   } catch {
-    // No /proc, or no right to renice: the thread keeps the process's priority.
+    // No /proc, or no right to the priority asked: the thread keeps the one it has.
   }
 }
