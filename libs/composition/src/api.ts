@@ -101,7 +101,7 @@ export async function startApi(
     search: ports.search,
     graph: ports.graph,
     timeseries: ports.timeseries,
-    indexRestorer: new IndexRestorer(registry, ports.store, ports.logs.versionedChangeLog, backpressure, SEARCH_GROUP),
+    indexRestorer: new IndexRestorer(ports.restater, backpressure, SEARCH_GROUP),
     info: {
       version: SERVICE_VERSION,
       commit: process.env.GIT_COMMIT ?? 'unknown',

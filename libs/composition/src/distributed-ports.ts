@@ -2,7 +2,7 @@
 import type { Logger, Registry } from '@cairn/core';
 import type { KafkaConnection } from '@cairn/adapter-kafka';
 import type { FailedMetadataChangeProposal, SchemaRegistryCore } from '@cairn/events';
-import { PROPOSAL_RESULTS_TOPIC, type PipelineLogs, type ProposalResult } from '@cairn/pipeline';
+import { PROPOSAL_RESULTS_TOPIC, StoreRestater, type PipelineLogs, type ProposalResult } from '@cairn/pipeline';
 import { PERSISTER_GROUP, TOPIC_NAMES, type CatalogPorts } from './ports';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -53,6 +53,7 @@ export async function openDistributedPorts(env: Env, registry: Registry, logger:
     results,
     store,
     ...indexes,
+    restater: new StoreRestater(registry, store, versionedChangeLog),
     probes: {
       kafka: () => logs.proposals.lag(PERSISTER_GROUP),
       mongodb: () => store.exists('urn:li:corpuser:__health_probe'),

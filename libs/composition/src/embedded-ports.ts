@@ -15,7 +15,7 @@ import {
   SqliteTimeseriesIndex,
   startCheckpointer,
 } from '@cairn/adapter-embedded';
-import { PROPOSAL_RESULTS_TOPIC, type ProposalResult } from '@cairn/pipeline';
+import { PROPOSAL_RESULTS_TOPIC, StoreRestater, type ProposalResult } from '@cairn/pipeline';
 import { searchSchemaOf } from '@cairn/search';
 import { TOPIC_NAMES, type CatalogPorts } from './ports';
 
@@ -34,13 +34,15 @@ export function openEmbeddedPorts(dataDir: string, options: EmbeddedOptions, reg
     sync: options.durability,
     onStopped: (err) => createLogger('embedded').warn('checkpointer stopped; writers checkpoint their files themselves', { error: err.message }),
   });
+  const versionedChangeLog = new SqliteEventLog<MetadataChangeLog>(db, TOPIC_NAMES.versionedChangeLog, changeLogsBesideAspects((urn, aspect) => store.latestMetadata(urn, aspect)));
   return {
     logs: {
       proposals: new SqliteEventLog<MetadataChangeProposal>(db, TOPIC_NAMES.proposals),
       failedProposals: new SqliteEventLog<FailedMetadataChangeProposal>(db, TOPIC_NAMES.failedProposals),
-      versionedChangeLog: new SqliteEventLog<MetadataChangeLog>(db, TOPIC_NAMES.versionedChangeLog, changeLogsBesideAspects((urn, aspect) => store.latestMetadata(urn, aspect))),
+      versionedChangeLog,
       timeseriesChangeLog: new SqliteEventLog<MetadataChangeLog>(db, TOPIC_NAMES.timeseriesChangeLog),
     },
+    restater: new StoreRestater(registry, store, versionedChangeLog),
     results: new SqliteEventLog<ProposalResult>(db, PROPOSAL_RESULTS_TOPIC),
     store,
     search,

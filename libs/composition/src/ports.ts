@@ -1,6 +1,6 @@
 /** The ports a catalog process runs on, whichever backends provide them. */
 import type { AspectReads, AspectStore, EventLog, GraphIndex, LogProducer, SearchIndex, SystemMetadataIndex, TimeseriesIndex } from '@cairn/ports';
-import type { PipelineLogs, ProposalResult } from '@cairn/pipeline';
+import type { PipelineLogs, ProposalResult, Restater } from '@cairn/pipeline';
 
 /** The pipeline's topics as their producers hold them. */
 export type ProducerLogs = { readonly [K in keyof PipelineLogs]: LogProducer<PipelineLogs[K] extends EventLog<infer T> ? T : never> };
@@ -15,6 +15,8 @@ export interface ApiPorts {
   readonly search: SearchIndex;
   readonly graph: GraphIndex;
   readonly timeseries: TimeseriesIndex;
+  /** Re-emits the store's latest rows as change logs, where the store and the change log are (a rebuild's reading and appending). */
+  readonly restater: Restater;
   /** Named liveness probes of the backends, for /health. */
   readonly probes: Record<string, () => Promise<unknown>>;
 }

@@ -6,7 +6,7 @@ import { openDatabase, SqliteAspectStore, SqliteEventLog, type EmbeddedDb } from
 import { defaultRegistry } from '@cairn/core';
 import type { MetadataChangeLog } from '@cairn/events';
 import { Backpressure, DEFAULT_BACKPRESSURE, TooManyRequests } from './backpressure';
-import { IndexRestorer } from './index-restorer';
+import { IndexRestorer, StoreRestater } from './index-restorer';
 
 const INDEXER = 'indexer';
 const MAX_LAG = 200;
@@ -28,7 +28,7 @@ beforeAll(async () => {
     await store.write({ urn, aspect: 'status', metadata: JSON.stringify({ removed: false }), systemMetadata: {}, createdOn: 1, createdBy: 'urn:li:corpuser:test', proposalId: `0:${i}` });
   }
   backpressure = new Backpressure({ ...DEFAULT_BACKPRESSURE, maxLag: MAX_LAG, sampleMs: 5 }, async () => ({ [INDEXER]: await changeLog.progress(INDEXER) }), () => 0);
-  restorer = new IndexRestorer(defaultRegistry(), store, changeLog, backpressure, INDEXER);
+  restorer = new IndexRestorer(new StoreRestater(defaultRegistry(), store, changeLog), backpressure, INDEXER);
 });
 
 afterAll(() => {

@@ -5,7 +5,7 @@
  */
 import { openReadConnection, SqliteAspectReads } from '@cairn/adapter-embedded';
 import type { GraphIndex, LogProducer, SearchIndex, TimeseriesIndex } from '@cairn/ports';
-import { wasCheckedHere } from '@cairn/pipeline';
+import { wasCheckedHere, type Restater } from '@cairn/pipeline';
 import type { MetadataChangeProposal } from '@cairn/events';
 import { TOPIC_NAMES, type ApiPorts, type ProducerLogs } from '../ports';
 import type { CallTarget, TopicKey } from './messages';
@@ -76,6 +76,8 @@ export function pipelineApiPorts(thread: PipelineThread, catalogFile: string): P
       sizes: true,
       clear: true,
     }),
+    // A rebuild's rows are read and re-emitted where they are; only its pacing is this thread's.
+    restater: forwarded<Restater>(thread, 'restater', { count: true, restate: true, beginPass: true, restateNext: true, endPass: true }),
     probes: {
       embedded: async () => {
         db.prepare('SELECT 1').get();

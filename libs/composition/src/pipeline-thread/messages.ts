@@ -13,7 +13,7 @@ export interface PipelineThreadData {
 export type TopicKey = keyof PipelineLogs;
 
 /** What a call names: a port of the pipeline thread, a log's producer side, or the thread's own services. */
-export type CallTarget = 'search' | 'graph' | 'timeseries' | 'probes' | 'thread' | `log:${TopicKey}`;
+export type CallTarget = 'search' | 'graph' | 'timeseries' | 'restater' | 'probes' | 'thread' | `log:${TopicKey}`;
 
 export interface AppendRequest {
   readonly type: 'append';

@@ -59,6 +59,7 @@ function callTargets(ports: CatalogPorts, threadServices: object): Record<CallTa
     search: ports.search,
     graph: ports.graph,
     timeseries: ports.timeseries,
+    restater: ports.restater,
     probes: ports.probes,
     thread: threadServices,
     'log:proposals': ports.logs.proposals,
