@@ -3,7 +3,7 @@
  * last: load the catalog, read and search it, ingest in batches, rebuild the indexes, restart;
  * then overload a fresh deployment, and write the same rows straight to the raw backends.
  */
-import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultRegistry } from '@cairn/core';
 import type { MetadataChangeProposal } from '@cairn/events';
@@ -104,15 +104,21 @@ async function warmUpServers(ctx: RunContext, backends: Backends): Promise<Serve
   }
 }
 
-/** The main thread's profile of each service process (the largest file per process). */
+/** Busy time a thread's profile needs to be summarized: the threads that did the run's work, not the idle ones. */
+const PROFILED_BUSY_MS = 1000;
+
+/**
+ * The profile of each thread of each service process (`CPU.<date>.<time>.<pid>.<thread>.<n>`, the
+ * main thread 0) that was busy a second or more: the embedded catalog's pipeline and search writer
+ * threads do most of an ingest's work.
+ */
 function profilesOf(dir: string): Record<string, ReturnType<typeof summarizeProfile>> {
-  const byProcess = new Map<string, string>();
-  for (const f of readdirSync(dir).filter((n) => n.endsWith('.cpuprofile'))) {
-    const pid = f.split('.')[3]!;
-    const current = byProcess.get(pid);
-    if (!current || statSync(join(dir, f)).size > statSync(join(dir, current)).size) byProcess.set(pid, f);
+  const summaries: Record<string, ReturnType<typeof summarizeProfile>> = {};
+  for (const f of readdirSync(dir).filter((n) => n.endsWith('.cpuprofile')).sort()) {
+    const summary = summarizeProfile(join(dir, f), 20);
+    if (summary.totalMs * (1 - summary.idlePercent / 100) >= PROFILED_BUSY_MS) summaries[f] = summary;
   }
-  return Object.fromEntries([...byProcess.values()].map((f) => [f, summarizeProfile(join(dir, f), 20)]));
+  return summaries;
 }
 
 /**

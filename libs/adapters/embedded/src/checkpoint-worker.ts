@@ -2,10 +2,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { CLOSE_CHECKPOINTER, type CheckpointerData } from './checkpointer';
 import { openCheckpointConnection } from './database';
-import { nameThread, runInBackground, THREAD_NAMES } from './thread-name';
+import { nameThread, THREAD_NAMES } from './thread-name';
 
 nameThread(THREAD_NAMES.checkpointer);
-runInBackground();
 
 const { files, sync, intervalMs } = workerData as CheckpointerData;
 const connections = files.map((file) => {

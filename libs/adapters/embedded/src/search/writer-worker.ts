@@ -14,11 +14,9 @@ import { replaceWithEmpty } from './empty-file';
 import type { MemoryUpdate } from './reader-state';
 import { FieldRegistry, type NewField } from './search-tables';
 import type { WriterCommitted, WriterRequest } from './worker-messages';
-import { nameThread, runInBackground, runInForeground, THREAD_NAMES } from '../thread-name';
+import { nameThread, THREAD_NAMES } from '../thread-name';
 
 nameThread(THREAD_NAMES.searchWriter);
-// Behind the threads a write waits for; ahead again while a rebuild, which waits for this thread, runs.
-runInBackground();
 // A batch's garbage is given back once the thread is idle (@cairn/core).
 collectGarbageWhenIdle();
 
@@ -87,7 +85,6 @@ function receive(m: WriterRequest): void {
       return;
     case 'clear':
       clearing = true;
-      if (m.deferRows) runInForeground();
       replaceWithEmpty(db, file, m.deferRows, fields).then(
         () => cleared(m.id),
         (err: unknown) => cleared(m.id, err),
@@ -95,7 +92,6 @@ function receive(m: WriterRequest): void {
       return;
     case 'merge':
       port.postMessage(answer(m.id, () => writer.mergeDeferredRows()));
-      runInBackground();
       return;
     case 'close':
       db.close();
