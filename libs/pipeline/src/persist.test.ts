@@ -289,27 +289,28 @@ describe('Persister: failures', () => {
 });
 
 describe("Persister: an entity's key change log", () => {
-  it('is logged by the retry of a proposal whose aspect failed after its key was written', async () => {
+  /** The store's next aspect write fails, as a disk hiccup would; answers how many failures are left. */
+  function failNextWrite(): () => number {
     const write = store.write.bind(store);
     let failures = 1;
     store.write = async (w) => {
       if (failures-- > 0) throw new Error('disk hiccup');
       return write(w);
     };
+    return () => failures;
+  }
+
+  it('is logged by the retry of a proposal whose aspect failed after its key was written', async () => {
+    const failuresLeft = failNextWrite();
     const r = upsert('status', { removed: false });
     await apply(r);
-    expect(failures).toBe(-1);
+    expect(failuresLeft()).toBe(-1);
     await expect(notifier.wait(r.id, 100)).resolves.toEqual({});
     expect((await drain(logs.versionedChangeLog)).map((l) => l.aspectName)).toEqual(['datasetKey', 'status']);
   });
 
   it('is logged by the proposal delivered again after a batch with one to retry was refused inside its append', async () => {
-    const write = store.write.bind(store);
-    let failures = 1;
-    store.write = async (w) => {
-      if (failures-- > 0) throw new Error('disk hiccup');
-      return write(w);
-    };
+    failNextWrite();
     const r = upsert('status', { removed: false });
     // Inside the appending transaction the retries would hold it open: the batch is refused, to be read again.
     await expect(persister.takeBatch([r], { inline: true })).rejects.toThrow('to be retried');
