@@ -531,6 +531,8 @@ describe('SQLite event log: a consumer taking appends inside their transactions 
         expect(other.prepare('SELECT label FROM mirrored ORDER BY rowid').pluck().all()).toEqual(['backlog', 'a']);
         expect(other.prepare("SELECT seq FROM log_offsets WHERE topic = 'proposals' AND grp = 'mirror'").pluck().get()).toBe(2);
         expect(other.prepare(`SELECT value FROM ${topicTable('changes')} ORDER BY seq`).pluck().all()).toEqual(['{"label":"changed backlog"}', '{"label":"changed a"}']);
+        // Taken inside its transaction by the topic's only group, a record's row needs no value.
+        expect(other.prepare(`SELECT value FROM ${topicTable('proposals')} ORDER BY seq`).pluck().all()).toEqual(['{"label":"backlog"}', '']);
       } finally {
         other.close();
       }
@@ -565,6 +567,9 @@ describe('SQLite event log: a consumer taking appends inside their transactions 
         { labels: ['after'], inline: true },
       ]);
       expect(mirrored()).toEqual(['ok', 'refused', 'after']);
+      // The refused record's row holds its value after all: it was read again from there. (The first
+      // append came before the group had a position in the file, so it kept its value too.)
+      expect(db.prepare(`SELECT value FROM ${topicTable('proposals')} ORDER BY seq`).pluck().all()).toEqual(['{"label":"ok"}', '{"label":"refused"}', '']);
       expect(db.prepare(`SELECT seq, value FROM ${topicTable('changes')} ORDER BY seq`).all()).toEqual([
         { seq: 1, value: '{"label":"changed ok"}' },
         { seq: 2, value: '{"label":"changed refused"}' },

