@@ -101,8 +101,10 @@ export class StoreRestater implements Restater {
   async restateNext(id: number, n: number): Promise<Restated & { done: boolean }> {
     const pass = this.passes.get(id);
     if (!pass) throw new Error(`no restore pass ${id}`);
-    while (pass.ahead.length < n && !pass.exhausted) await (pass.reading ?? this.readAhead(pass));
-    const rows = pass.ahead.slice(0, n);
+    // No more than the reading holds ahead: a larger `n` would wait for rows it never reads.
+    const wanted = Math.min(n, READ_AHEAD);
+    while (pass.ahead.length < wanted && !pass.exhausted) await this.readAhead(pass);
+    const rows = pass.ahead.slice(0, wanted);
     pass.ahead = pass.ahead.slice(rows.length);
     const done = pass.exhausted && pass.ahead.length === 0;
     if (done) this.passes.delete(id);
@@ -121,19 +123,25 @@ export class StoreRestater implements Restater {
    * appended (its timers and replies wait otherwise), so the writer thread works while this reads.
    */
   private readAhead(pass: Pass): Promise<void> {
-    pass.reading ??= (async () => {
+    if (pass.reading) return pass.reading;
+    // Nothing to read: no reading is started, since one that ended before it was stored would stay
+    // stored, resolved, and every later wait for rows would spin on it (it held the pipeline
+    // thread of a 100k rebuild, docs/performance.md).
+    if (pass.exhausted || pass.ahead.length >= READ_AHEAD) return Promise.resolve();
+    const reading = (async () => {
       try {
-        while (!pass.exhausted && pass.ahead.length < READ_AHEAD) {
+        do {
           const page = await pass.pages.next();
           if (page.done) pass.exhausted = true;
           else pass.ahead = pass.ahead.concat(page.value);
           await new Promise((resolve) => setImmediate(resolve));
-        }
+        } while (!pass.exhausted && pass.ahead.length < READ_AHEAD);
       } finally {
         pass.reading = undefined;
       }
     })();
-    return pass.reading;
+    pass.reading = reading;
+    return reading;
   }
 
   private entityTypeOf(urn: string): string {
