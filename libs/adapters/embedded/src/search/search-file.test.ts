@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../database';
 import { SqliteSearchIndex } from '../sqlite-search-index';
+import { acTables, WORD_INDEX_AUTOMERGE } from './search-tables';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-search-file-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -71,6 +72,32 @@ describe('the search file', () => {
       expect(await prefixed('be')).toEqual([urn('b')]);
       expect(await prefixed('al')).toEqual([]);
       expect(await prefixed('ord')).toEqual([urn('b')]);
+    } finally {
+      await index.close();
+      db.close();
+    }
+  });
+
+  it('has its large word indexes merge segments at WORD_INDEX_AUTOMERGE, from the start, after a rebuild and in a file of an earlier version; autocomplete indexes keep the default', async () => {
+    const file = join(dir, 'automerge-search.db');
+    const earlier = openDatabase(file);
+    earlier.exec("CREATE VIRTUAL TABLE search_fts USING fts5(words, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2')");
+    earlier.close();
+    const db = openDatabase(file);
+    const mappings = new Map([['dataset', new Map([['name', { type: 'WORD_GRAM' as const, autocomplete: true }]])]]);
+    const index = new SqliteSearchIndex(db, mappings, { readThreads: 0, writerThread: true });
+    const automerge = (table: string) => db.prepare(`SELECT v FROM ${table}_config WHERE k = 'automerge'`).pluck().get();
+    try {
+      expect(automerge('search_fts')).toBe(WORD_INDEX_AUTOMERGE);
+      expect(automerge('search_value_fts')).toBe(WORD_INDEX_AUTOMERGE);
+      await index.clearForRebuild();
+      await index.upsertFields('dataset', urn('a'), { urn: urn('a'), name: 'alpha orders' });
+      await index.rebuilt();
+      expect(automerge('search_fts')).toBe(WORD_INDEX_AUTOMERGE);
+      expect(automerge('search_value_fts')).toBe(WORD_INDEX_AUTOMERGE);
+      const autocomplete = acTables(db);
+      expect(autocomplete.length).toBeGreaterThan(0);
+      for (const table of autocomplete) expect(automerge(table)).toBeUndefined();
     } finally {
       await index.close();
       db.close();
