@@ -53,9 +53,9 @@ export interface Restater {
   endPass(pass: number): Promise<void>;
 }
 
-const FULL_RESTORE_BATCH = 1000;
+export const FULL_RESTORE_BATCH = 1000;
 /** Rows a full rebuild holds read ahead: about the room a consumer's default bound leaves it (see Backpressure.room). */
-const READ_AHEAD = 15_000;
+export const READ_AHEAD = 15_000;
 
 /** A full pass's rows read ahead, and the reading that refills them. */
 interface Pass {

@@ -2,11 +2,9 @@
 import { defaultRegistry } from '@cairn/core';
 import type { MetadataChangeLog } from '@cairn/events';
 import type { AspectReads, LogProducer, NewRecord, StoredAspect } from '@cairn/ports';
-import { StoreRestater } from './index-restorer';
+import { FULL_RESTORE_BATCH as PAGE, READ_AHEAD, StoreRestater } from './index-restorer';
 
-/** The pass holds 15,000 rows ahead, read in pages of 1,000. */
-const READ_AHEAD = 15_000;
-const PAGE = 1000;
+/** Enough rows for the pass to refill what it holds ahead twice over. */
 const ROWS = 40_000;
 
 function row(i: number): StoredAspect {
@@ -65,15 +63,17 @@ describe('StoreRestater', () => {
     const { store, reads } = pagedStore();
     const { log, urns } = collectingLog();
     const restater = new StoreRestater(defaultRegistry(), store, log);
+    // The pass then stops reading with exactly READ_AHEAD rows ahead.
+    expect(READ_AHEAD % PAGE).toBe(0);
     const pass = await restater.beginPass();
     expect(await settled(reads)).toBe(READ_AHEAD / PAGE);
-    // A take of one leaves 14,999: one more page is read, leaving 15,999.
+    // A take of one leaves a row short of READ_AHEAD: one more page is read.
     await restater.restateNext(pass, 1);
     expect(await settled(reads)).toBe(READ_AHEAD / PAGE + 1);
-    // A take of one leaves 15,998, more than it holds ahead: nothing to read now.
+    // A take of one leaves PAGE - 2 rows more than READ_AHEAD: nothing to read now.
     await restater.restateNext(pass, 1);
     expect(await settled(reads)).toBe(READ_AHEAD / PAGE + 1);
-    // A take of 15,000 leaves 998: the reading starts again.
+    // A take of READ_AHEAD leaves PAGE - 2 rows: the reading starts again.
     expect((await restater.restateNext(pass, READ_AHEAD)).sent).toBe(READ_AHEAD);
     expect(await settled(reads)).toBeGreaterThan(READ_AHEAD / PAGE + 1);
     let done = false;
