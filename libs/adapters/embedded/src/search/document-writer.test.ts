@@ -4,7 +4,8 @@ import { DocCatalog } from './doc-catalog';
 import { DocValues } from './doc-values';
 import { DocumentWriter } from './document-writer';
 import { LocalReaderState } from './reader-state';
-import { createSearchTables, FIELD_SLOTS, FieldRegistry } from './search-tables';
+import { rowsOfFields } from './analysis';
+import { acTable, createSearchTables, FIELD_SLOTS, FieldRegistry } from './search-tables';
 
 describe('DocumentWriter', () => {
   it('leaves no field of a failed transaction in the registry, so no two fields share an id', () => {
@@ -105,5 +106,52 @@ describe('DocumentWriter word rows', () => {
     writerWith(false).applyAll([{ kind: 'upsert', entityType: 'dataset', urn: 'a', fields: { description: 'Weekly Totals' } }]);
     expect(terms()).toEqual([]);
     db.close();
+  });
+});
+
+describe('DocumentWriter rows a write carries', () => {
+  const mappings = new Map([
+    [
+      'dataset',
+      new Map([
+        ['name', { type: 'WORD_GRAM' as const, autocomplete: true, prefixLookups: true }],
+        ['description', { type: 'TEXT' as const, autocomplete: false, lookupTerms: false }],
+        ['owners', { type: 'URN' as const, autocomplete: false }],
+        ['fieldPaths', { type: 'TEXT' as const, autocomplete: false, lookupTerms: false, manyValues: true }],
+      ]),
+    ],
+  ]);
+  const docs: SearchFields[] = [
+    { urn: 'a', name: 'SampleKafkaDataset', description: 'Daily totals of orders', owners: ['urn:li:corpuser:jdoe'], fieldPaths: ['order_id', 'customer.[type=string].name'] },
+    { urn: 'b', name: 'orders', fieldPaths: ['Order_ID', 'total'], owners: 'urn:li:corpGroup:finance', removed: false },
+  ];
+  /** The search file's rows after writing `written`, each write carrying the rows of its `analysed` document's fields when given. */
+  function fileAfter(written: readonly SearchFields[], analysed?: readonly SearchFields[]): Record<string, unknown[]> {
+    const db = openDatabase(':memory:');
+    createSearchTables(db);
+    const fields = new FieldRegistry(db, mappings);
+    const writer = new DocumentWriter(db, fields, new LocalReaderState(fields, new DocCatalog(db), new DocValues(db, fields)));
+    writer.applyAll(
+      written.map((d, i) => ({ kind: 'upsert' as const, entityType: 'dataset', urn: d.urn as string, fields: d, ...(analysed ? { rows: rowsOfFields(mappings.get('dataset'), analysed[i]!) } : {}) })),
+    );
+    const tables = ['search_docs', 'search_fields', 'search_values', 'search_terms', 'search_fts_data', 'search_value_fts_data', `${acTable('dataset')}_data`];
+    const rows = Object.fromEntries(tables.map((t) => [t, db.prepare(`SELECT * FROM ${t} ORDER BY 1, 2`).raw().all()]));
+    db.close();
+    return rows;
+  }
+
+  it('writes what the writer’s own analysis of the fields writes', () => {
+    const own = fileAfter(docs);
+    expect(own.search_values.length).toBeGreaterThan(0);
+    expect(own.search_terms.length).toBeGreaterThan(0);
+    expect(own.search_value_fts_data.length).toBeGreaterThan(0);
+    expect(fileAfter(docs, docs)).toEqual(own);
+  });
+
+  it('takes them as they are, without analysing the fields again', () => {
+    const renamed = docs.map((d) => ({ ...d, name: 'Renamed Dataset' }));
+    const words = (file: Record<string, unknown[]>) => [file.search_fts_data, file[`${acTable('dataset')}_data`]];
+    expect(words(fileAfter(docs, renamed))).toEqual(words(fileAfter(renamed)));
+    expect(words(fileAfter(docs, renamed))).not.toEqual(words(fileAfter(docs)));
   });
 });

@@ -14,8 +14,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { SearchFields } from '@cairn/ports';
 import type { EmbeddedDb } from '../database';
-import { scalarValues, urnComponents } from '@cairn/search';
-import { fieldWords, filterableValues, isUrnType, MAX_VALUE_LENGTH, numericValue } from './analysis';
+import { analyseField, fieldRows, numericValue, writtenTerms, type FieldRows } from './analysis';
 import type { MemoryUpdate, ReaderState } from './reader-state';
 import { DeferredRows } from './deferred-rows';
 import { RowChanges } from './row-changes';
@@ -28,8 +27,12 @@ interface DocRow {
   doc: string;
 }
 
+/**
+ * An upsert may carry the rows of the fields it sets (`rowsOfFields`), worked out by the thread that
+ * sends it; the writer works out those it lacks.
+ */
 export type DocumentWrite =
-  | { readonly kind: 'upsert'; readonly entityType: string; readonly urn: string; readonly fields: SearchFields }
+  | { readonly kind: 'upsert'; readonly entityType: string; readonly urn: string; readonly fields: SearchFields; readonly rows?: Readonly<Record<string, FieldRows>> }
   | { readonly kind: 'delete'; readonly entityType: string; readonly urn: string };
 
 export class DocumentWriter {
@@ -231,7 +234,7 @@ export class DocumentWriter {
   }
 
   private writeSync(w: DocumentWrite): MemoryUpdate | undefined {
-    return w.kind === 'upsert' ? this.upsertSync(w.entityType, w.urn, w.fields) : this.deleteSync(w.entityType, w.urn);
+    return w.kind === 'upsert' ? this.upsertSync(w.entityType, w.urn, w.fields, w.rows) : this.deleteSync(w.entityType, w.urn);
   }
 
   private deleteSync(entityType: string, urn: string): MemoryUpdate | undefined {
@@ -241,7 +244,7 @@ export class DocumentWriter {
     return { kind: 'delete', docId: row.doc_id };
   }
 
-  private upsertSync(entityType: string, urn: string, fields: SearchFields): MemoryUpdate | undefined {
+  private upsertSync(entityType: string, urn: string, fields: SearchFields, rows?: Readonly<Record<string, FieldRows>>): MemoryUpdate | undefined {
     const row = this.stmts.get.get(entityType, urn) as DocRow | undefined;
     const previous: SearchFields = row ? JSON.parse(row.doc) : {};
     const doc: SearchFields = row ? { ...previous } : { urn };
@@ -269,48 +272,22 @@ export class DocumentWriter {
     for (const name of changed) {
       const field = this.fieldRegistry.field(entityType, name);
       if (name in previous) this.unindexField(docId, field, previous[name]);
-      updated.push([field.id, this.indexField(docId, field, doc[name])]);
+      updated.push([field.id, this.indexField(docId, field, rows?.[name] ?? fieldRows(field.mapping, doc[name]))]);
     }
     return { kind: 'put', docId, entityType, urn, removed, fields: updated };
-  }
-
-  /**
-   * The exact values and lookup terms of a field's value. `allTerms`: also for a field no
-   * whole-value lookup reads (a description), which is written without them (1.5 million rows of
-   * 10 million at 100k entities) but may hold some an earlier version wrote.
-   */
-  private rowsOf(field: FieldInfo, value: unknown, allTerms: boolean): { values: string[]; terms: Set<string>; words: string[] } {
-    const values = value === undefined ? [] : scalarValues(value);
-    const terms = new Set<string>();
-    if (allTerms || field.mapping?.lookupTerms !== false)
-      for (const v of values) {
-        if (v.length <= MAX_VALUE_LENGTH) terms.add(v.toLowerCase());
-        if (isUrnType(field.mapping?.type)) for (const c of urnComponents(v)) terms.add(c.toLowerCase());
-      }
-    const words = value === undefined ? [] : fieldWords(field.mapping?.type, value);
-    return { values: filterableValues(values), terms, words };
-  }
-
-  /**
-   * The lookup terms a field writes: those equal to none of its values, which are found through the
-   * value rows (most values are lower case already).
-   */
-  private writtenTerms(values: readonly string[], terms: ReadonlySet<string>): string[] {
-    const valueSet = new Set(values);
-    return [...terms].filter((t) => !valueSet.has(t));
   }
 
   private unindexField(docId: number, field: FieldInfo, value: unknown): void {
     // A field with term rows deletes every term, for rows an earlier version wrote beyond today's.
     const termRows = !field.valueTokens && !field.termTokens;
-    const { values, terms, words } = this.rowsOf(field, value, termRows);
+    const { values, terms, words } = analyseField(field.mapping, value, termRows);
     const rowid = docId * FIELD_SLOTS + field.id;
     if (termRows) this.rowChanges(field.id, docId, values, [...terms], false);
     else if (field.valueTokens) {
       if (values.length) this.tokenChanges.remove(rowid);
     } else {
       this.rowChanges(field.id, docId, values, [], false);
-      if (this.writtenTerms(values, terms).length) this.tokenChanges.remove(rowid);
+      if (writtenTerms(values, terms).length) this.tokenChanges.remove(rowid);
     }
     if (words.length) {
       this.wordChanges.remove(rowid);
@@ -319,14 +296,13 @@ export class DocumentWriter {
   }
 
   /** Writes one field of a document; answers its filterable values. */
-  private indexField(docId: number, field: FieldInfo, value: unknown): string[] {
-    const { values, terms, words } = this.rowsOf(field, value, false);
+  private indexField(docId: number, field: FieldInfo, rows: FieldRows): string[] {
+    const { values, terms: written, words } = rows;
     const rowid = docId * FIELD_SLOTS + field.id;
     if (field.valueTokens) {
       // No whole-value lookup reads such a field (`manyValues`), so it has no terms.
       if (values.length) this.tokenChanges.add(rowid, valueTokenText(values));
     } else {
-      const written = this.writtenTerms(values, terms);
       if (!field.termTokens) this.rowChanges(field.id, docId, values, written, true);
       else {
         this.rowChanges(field.id, docId, values, [], true);
@@ -334,9 +310,8 @@ export class DocumentWriter {
       }
     }
     if (words.length) {
-      const text = words.join(' ');
-      this.wordChanges.add(rowid, text);
-      if (field.mapping?.autocomplete) this.acWordChangesOf(field.entityType).add(rowid, text);
+      this.wordChanges.add(rowid, words);
+      if (field.mapping?.autocomplete) this.acWordChangesOf(field.entityType).add(rowid, words);
     }
     return values;
   }
