@@ -15,9 +15,11 @@ import {
   type SearchResult,
   type SearchWriteBatch,
 } from '@cairn/ports';
+import { performance } from 'node:perf_hooks';
 import { syncOf, type EmbeddedDb } from './database';
 import { scalarValues } from '@cairn/search';
 import { rowsOfFields } from './search/analysis';
+import { AnalysisShare } from './search/analysis-share';
 import { DocCatalog } from './search/doc-catalog';
 import { DocValues } from './search/doc-values';
 import { DocumentWriter, type DocumentWrite } from './search/document-writer';
@@ -61,12 +63,12 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly threads?: ReaderThreads;
   private readonly stmts;
   /**
-   * Whether batches sent to the writer thread carry their fields' rows (`rowsOfFields`), analysed
-   * here: during a full rebuild, when the writer thread is the bound and this one has time to spare
-   * (100k rebuilds: the writer 0.90 of a core and this thread 0.54 before, 0.80 and 0.88 after, 7 to
-   * 8% more aspects a second). An ingest is the other way round (this thread 0.58, the writer 0.29).
+   * While a full rebuild runs, the documents sent to the writer thread carry their fields' rows
+   * (`rowsOfFields`) in the share of them that keeps this thread and the writer about as busy
+   * (`AnalysisShare`): the writer is then the rebuild's bound, where an ingest leaves it the less
+   * busy of the two (this thread 0.58 of a core, the writer 0.29), so its writes carry none.
    */
-  private analysesWrites = false;
+  private analysis: { readonly share: AnalysisShare; loopSince: ReturnType<typeof performance.eventLoopUtilization> } | undefined;
 
   /** `mappings` types the fields (from the model's annotations); unmapped fields are indexed as text. */
   constructor(
@@ -149,7 +151,8 @@ export class SqliteSearchIndex implements SearchIndex {
     // the thread writes them while this one projects the rest.
     let parted = this.writes.batch?.();
     const taken = () => {
-      const out = parted && this.analysesWrites ? writes.map((w) => (w.kind === 'upsert' ? { ...w, rows: rowsOfFields(this.mappings.get(w.entityType), w.fields) } : w)) : writes;
+      const share = parted && this.analysis?.share;
+      const out = share ? writes.map((w) => (w.kind === 'upsert' && share.takesNext() ? { ...w, rows: rowsOfFields(this.mappings.get(w.entityType), w.fields) } : w)) : writes;
       writes = [];
       pending = new Map();
       return out;
@@ -174,9 +177,19 @@ export class SqliteSearchIndex implements SearchIndex {
         const last = taken();
         const transaction = parted;
         parted = this.writes.batch?.();
-        await (transaction ? transaction.commit(last) : this.writes.apply(last));
+        if (!transaction) return this.writes.apply(last);
+        const writerBusy = await transaction.commit(last);
+        if (writerBusy !== undefined) this.balanceAnalysis(writerBusy);
       },
     };
+  }
+
+  private balanceAnalysis(writerBusy: number): void {
+    const analysis = this.analysis;
+    if (!analysis) return;
+    const loop = performance.eventLoopUtilization();
+    analysis.share.balance(writerBusy, performance.eventLoopUtilization(loop, analysis.loopSince).utilization);
+    analysis.loopSince = loop;
   }
 
   async getDocument(entityType: string, urn: string): Promise<SearchFields | undefined> {
@@ -185,18 +198,18 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async clear(): Promise<void> {
-    this.analysesWrites = false;
+    this.analysis = undefined;
     await this.writes.clear(false);
   }
 
   /** Value and term rows are deferred until `rebuilt`: written in document order, they cost most of a rebuild's writes. */
   async clearForRebuild(): Promise<void> {
     await this.writes.clear(true);
-    this.analysesWrites = true;
+    this.analysis = { share: new AnalysisShare(), loopSince: performance.eventLoopUtilization() };
   }
 
   async rebuilt(): Promise<void> {
-    this.analysesWrites = false;
+    this.analysis = undefined;
     await this.writes.mergeDeferred();
   }
 

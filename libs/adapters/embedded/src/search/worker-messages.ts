@@ -28,4 +28,6 @@ export type WriterRequest =
 export interface WriterCommitted {
   readonly fields: readonly NewField[];
   readonly updates: MemoryUpdates;
+  /** The share of its time the writer thread was busy since its previous answer. */
+  readonly busy: number;
 }

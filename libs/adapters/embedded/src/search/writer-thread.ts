@@ -27,8 +27,11 @@ export interface DocumentWrites {
 
 export interface PartedTransaction {
   send(writes: readonly DocumentWrite[]): void;
-  /** Applies the last part and commits; fails if any part failed or was lost. */
-  commit(writes: readonly DocumentWrite[]): Promise<void>;
+  /**
+   * Applies the last part and commits; fails if any part failed or was lost. Answers the share of
+   * its time the writing thread was busy since its previous answer (undefined: there was nothing to write).
+   */
+  commit(writes: readonly DocumentWrite[]): Promise<number | undefined>;
 }
 
 export class WriterThread implements DocumentWrites {
@@ -58,14 +61,15 @@ export class WriterThread implements DocumentWrites {
         parts++;
         this.thread.post({ type: 'part', batch, writes });
       },
-      commit: (writes) => (parts === 0 && writes.length === 0 ? Promise.resolve() : this.committed({ writes, batch: { id: batch, parts } })),
+      commit: (writes) => (parts === 0 && writes.length === 0 ? Promise.resolve(undefined) : this.committed({ writes, batch: { id: batch, parts } })),
     };
   }
 
-  private async committed(request: { writes: readonly DocumentWrite[]; batch?: { id: number; parts: number } }): Promise<void> {
+  private async committed(request: { writes: readonly DocumentWrite[]; batch?: { id: number; parts: number } }): Promise<number> {
     const id = this.nextId++;
-    const { fields, updates } = await this.thread.call<WriterCommitted>(id, { type: 'apply', id, ...request });
+    const { fields, updates, busy } = await this.thread.call<WriterCommitted>(id, { type: 'apply', id, ...request });
     this.readers.committed(fields, updates);
+    return busy;
   }
 
   async clear(deferRows: boolean): Promise<void> {

@@ -4,6 +4,7 @@
  * what readers' memory must learn. A `clear` copies an empty file over the search file; requests
  * that arrive meanwhile wait for it, in order. A `merge` writes a rebuild's deferred rows.
  */
+import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { collectGarbageWhenIdle } from '@cairn/core';
 import type { SearchMappings } from '@cairn/ports';
@@ -36,10 +37,15 @@ const writer = new DocumentWriter(db, fields, {
 });
 const port = parentPort!;
 
+let loopSince = performance.eventLoopUtilization();
+
 function taken(): WriterCommitted {
   const out = committed;
   committed = { fields: [], updates: [] };
-  return { fields: out.fields, updates: out.updates.length > 0 ? JSON.stringify(out.updates) : [] };
+  const loop = performance.eventLoopUtilization();
+  const busy = performance.eventLoopUtilization(loop, loopSince).utilization;
+  loopSince = loop;
+  return { fields: out.fields, updates: out.updates.length > 0 ? JSON.stringify(out.updates) : [], busy };
 }
 
 /** The batch whose parts are applied in the open transaction: how many arrived, and the first failure. */

@@ -1,0 +1,33 @@
+import { AnalysisShare } from './analysis-share';
+
+const taken = (share: AnalysisShare, n: number) => Array.from({ length: n }, () => share.takesNext()).filter(Boolean).length;
+
+describe('AnalysisShare', () => {
+  it('starts with half the documents, spread evenly', () => {
+    const share = new AnalysisShare();
+    expect(Array.from({ length: 6 }, () => share.takesNext())).toEqual([false, true, false, true, false, true]);
+  });
+
+  it('takes more while the writer is the busier thread, up to every document', () => {
+    const share = new AnalysisShare();
+    share.balance(0.95, 0.6);
+    expect(taken(share, 100)).toBe(60);
+    for (let i = 0; i < 10; i++) share.balance(0.95, 0.6);
+    expect(taken(share, 100)).toBe(100);
+  });
+
+  it('takes fewer while the sending thread is the busier one, down to none', () => {
+    const share = new AnalysisShare();
+    share.balance(0.6, 0.9);
+    expect(taken(share, 100)).toBe(40);
+    for (let i = 0; i < 10; i++) share.balance(0.6, 0.9);
+    expect(taken(share, 100)).toBe(0);
+  });
+
+  it('stays where the two threads are about as busy', () => {
+    const share = new AnalysisShare();
+    share.balance(0.82, 0.8);
+    share.balance(0.8, 0.83);
+    expect(taken(share, 100)).toBe(50);
+  });
+});
