@@ -8,20 +8,15 @@ describe('AnalysisShare', () => {
     expect(Array.from({ length: 6 }, () => share.takesNext())).toEqual([false, true, false, true, false, true]);
   });
 
-  it('takes more while the writer is the busier thread, up to every document', () => {
+  it.each([
+    ['takes more while the writer is the busier thread, up to every document', 0.95, 0.6, 60, 100],
+    ['takes fewer while the sending thread is the busier one, down to none', 0.6, 0.9, 40, 0],
+  ])('%s', (_, writerBusy, ownBusy, afterOneBatch, afterMany) => {
     const share = new AnalysisShare();
-    share.balance(0.95, 0.6);
-    expect(taken(share, 100)).toBe(60);
-    for (let i = 0; i < 10; i++) share.balance(0.95, 0.6);
-    expect(taken(share, 100)).toBe(100);
-  });
-
-  it('takes fewer while the sending thread is the busier one, down to none', () => {
-    const share = new AnalysisShare();
-    share.balance(0.6, 0.9);
-    expect(taken(share, 100)).toBe(40);
-    for (let i = 0; i < 10; i++) share.balance(0.6, 0.9);
-    expect(taken(share, 100)).toBe(0);
+    share.balance(writerBusy, ownBusy);
+    expect(taken(share, 100)).toBe(afterOneBatch);
+    for (let i = 0; i < 10; i++) share.balance(writerBusy, ownBusy);
+    expect(taken(share, 100)).toBe(afterMany);
   });
 
   it('stays where the two threads are about as busy', () => {
