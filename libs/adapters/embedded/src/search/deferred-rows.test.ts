@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { SearchFields, SearchMappings, SearchQuery } from '@cairn/ports';
 import { openDatabase, type EmbeddedDb } from '../database';
 import { SqliteSearchIndex, type SearchIndexOptions } from '../sqlite-search-index';
+import { AnalysisShare } from './analysis-share';
 import { defersRows } from './search-tables';
 
 const fields = new Map([
@@ -187,6 +188,40 @@ describe.each<[string, SearchIndexOptions]>([
       expect(rowsOf(db)).toEqual(expected);
       expect(defersRows(db)).toBe(false);
     } finally {
+      await index.close();
+      db.close();
+    }
+  });
+});
+
+describe('a full rebuild on the writer thread', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cairn-rebuild-analysis-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('has the sending thread analyse a share of the documents while it runs, and none before or after', async () => {
+    const db = openDatabase(join(dir, 'search.db'));
+    const index = new SqliteSearchIndex(db, mappings, { writerThread: true });
+    const asked = jest.spyOn(AnalysisShare.prototype, 'takesNext');
+    const write = async (from: number) => {
+      const batch = index.batch();
+      for (let i = from; i < from + 30; i++) await batch.upsertFields('dataset', urn(i), doc(i));
+      await batch.flush();
+    };
+    try {
+      await write(0);
+      expect(asked).not.toHaveBeenCalled();
+      await index.clearForRebuild();
+      await write(0);
+      // One question a document; at the starting share of one half, every other document is analysed here.
+      expect(asked).toHaveBeenCalledTimes(30);
+      expect(asked.mock.results.filter((r) => r.value === true)).toHaveLength(15);
+      await index.rebuilt();
+      asked.mockClear();
+      await write(30);
+      expect(asked).not.toHaveBeenCalled();
+      expect((await index.search(query(0), { from: 0, size: 30 })).total).toBe(20);
+    } finally {
+      asked.mockRestore();
       await index.close();
       db.close();
     }
