@@ -1,6 +1,6 @@
 /** GraphIndex on SQLite: edges keyed by the aspect that declares them. */
 import type { Edge, GraphIndex, GraphWriteBatch, Reference } from '@cairn/ports';
-import type { EmbeddedDb } from './database';
+import { withLargeSort, type EmbeddedDb } from './database';
 
 interface EdgeRow {
   source: string;
@@ -123,7 +123,9 @@ export class SqliteGraphIndex implements GraphIndex {
     this.indexDestinations();
   }
 
+  /** A large sort when the index is missing (see `withLargeSort`); nothing when it is there. */
   private indexDestinations(): void {
-    this.db.exec('CREATE INDEX IF NOT EXISTS graph_edges_destination ON graph_edges (destination, relationship)');
+    if (this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'graph_edges_destination'").get()) return;
+    withLargeSort(this.db, () => this.db.exec('CREATE INDEX graph_edges_destination ON graph_edges (destination, relationship)'));
   }
 }

@@ -10,19 +10,9 @@
  * highest (rowid, position).
  */
 import type { Statement } from 'better-sqlite3';
-import type { EmbeddedDb } from '../database';
+import { withLargeSort, type EmbeddedDb } from '../database';
 import { numericValue } from './analysis';
 import { DEFERRED_ROWS } from './search-tables';
-
-/** SQLite's helper threads for sorting the rows when they are merged. */
-const MERGE_SORT_THREADS = 2;
-/**
- * The page cache while the rows are merged, in KiB. SQLite sorts runs of the cache's size in memory
- * before merging them: runs of 2 MB stay in the processor's caches. At 100k entities the merge took
- * 5.7 s with them against 7.2 to 7.6 s with the connection's 16 MB (alone), 8.6 to 9.0 s against
- * 10.2 to 10.4 s in a rebuild.
- */
-const MERGE_CACHE_KIB = 2048;
 
 type RowKey = readonly [isTerm: number, fieldId: number, text: string, docId: number];
 
@@ -84,25 +74,15 @@ export class DeferredRows {
              SELECT field_id, text, doc_id, num, present, max(seq) FROM (${rows}) GROUP BY field_id, text, doc_id)
            WHERE present = 1`;
     };
-    // The sort spills to temporary files, not memory (the connections keep temporary data in
-    // memory): at 100k entities it held 450 MB more, and at a million it would hold gigabytes.
     // Helper threads sort parts of it meanwhile: the rebuild's other work waits for the merge.
-    const cacheSize = this.db.pragma('cache_size', { simple: true }) as number;
-    this.db.pragma('temp_store = FILE');
-    this.db.pragma(`threads = ${MERGE_SORT_THREADS}`);
-    this.db.pragma(`cache_size = -${MERGE_CACHE_KIB}`);
-    try {
+    withLargeSort(this.db, () =>
       this.db.transaction(() => {
         this.db.exec(`INSERT OR IGNORE INTO search_values (field_id, value, doc_id, num) ${present(0)};
           INSERT OR IGNORE INTO search_terms (field_id, term, doc_id) SELECT field_id, text, doc_id FROM (${present(1)});`);
         for (const key of this.removed?.values() ?? []) deleteRow(key);
         this.db.exec(`DROP TABLE ${DEFERRED_ROWS}`);
-      })();
-    } finally {
-      this.db.pragma(`cache_size = ${cacheSize}`);
-      this.db.pragma('threads = 0');
-      this.db.pragma('temp_store = MEMORY');
-    }
+      })(),
+    );
   }
 }
 
