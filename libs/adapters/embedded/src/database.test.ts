@@ -6,8 +6,9 @@ import { openDatabase, withLargeSort, type EmbeddedDb } from './database';
 describe('withLargeSort', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cairn-large-sort-'));
   let db: EmbeddedDb;
+  let n = 0;
   beforeEach(() => {
-    db = openDatabase(join(dir, `sort-${Date.now()}.db`));
+    db = openDatabase(join(dir, `sort-${n++}.db`));
   });
   afterEach(() => db.close());
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

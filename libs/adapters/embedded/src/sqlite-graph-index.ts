@@ -123,9 +123,8 @@ export class SqliteGraphIndex implements GraphIndex {
     this.indexDestinations();
   }
 
-  /** A large sort when the index is missing (see `withLargeSort`); nothing when it is there. */
+  /** A large sort when the index is missing (see `withLargeSort`). */
   private indexDestinations(): void {
-    if (this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'graph_edges_destination'").get()) return;
-    withLargeSort(this.db, () => this.db.exec('CREATE INDEX graph_edges_destination ON graph_edges (destination, relationship)'));
+    withLargeSort(this.db, () => this.db.exec('CREATE INDEX IF NOT EXISTS graph_edges_destination ON graph_edges (destination, relationship)'));
   }
 }

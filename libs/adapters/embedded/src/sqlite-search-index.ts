@@ -15,11 +15,11 @@ import {
   type SearchResult,
   type SearchWriteBatch,
 } from '@cairn/ports';
-import { performance } from 'node:perf_hooks';
 import { syncOf, type EmbeddedDb } from './database';
 import { scalarValues } from '@cairn/search';
 import { rowsOfFields } from './search/analysis';
 import { AnalysisShare } from './search/analysis-share';
+import { LoopBusy } from './search/loop-busy';
 import { DocCatalog } from './search/doc-catalog';
 import { DocValues } from './search/doc-values';
 import { DocumentWriter, type DocumentWrite } from './search/document-writer';
@@ -68,7 +68,7 @@ export class SqliteSearchIndex implements SearchIndex {
    * (`AnalysisShare`): the writer is then the rebuild's bound, where an ingest leaves it the less
    * busy of the two (this thread 0.58 of a core, the writer 0.29), so its writes carry none.
    */
-  private analysis: { readonly share: AnalysisShare; loopSince: ReturnType<typeof performance.eventLoopUtilization> } | undefined;
+  private analysis: { readonly share: AnalysisShare; readonly loop: LoopBusy } | undefined;
 
   /** `mappings` types the fields (from the model's annotations); unmapped fields are indexed as text. */
   constructor(
@@ -179,17 +179,9 @@ export class SqliteSearchIndex implements SearchIndex {
         parted = this.writes.batch?.();
         if (!transaction) return this.writes.apply(last);
         const writerBusy = await transaction.commit(last);
-        if (writerBusy !== undefined) this.balanceAnalysis(writerBusy);
+        if (writerBusy !== undefined && this.analysis) this.analysis.share.balance(writerBusy, this.analysis.loop.next());
       },
     };
-  }
-
-  private balanceAnalysis(writerBusy: number): void {
-    const analysis = this.analysis;
-    if (!analysis) return;
-    const loop = performance.eventLoopUtilization();
-    analysis.share.balance(writerBusy, performance.eventLoopUtilization(loop, analysis.loopSince).utilization);
-    analysis.loopSince = loop;
   }
 
   async getDocument(entityType: string, urn: string): Promise<SearchFields | undefined> {
@@ -205,7 +197,7 @@ export class SqliteSearchIndex implements SearchIndex {
   /** Value and term rows are deferred until `rebuilt`: written in document order, they cost most of a rebuild's writes. */
   async clearForRebuild(): Promise<void> {
     await this.writes.clear(true);
-    this.analysis = { share: new AnalysisShare(), loopSince: performance.eventLoopUtilization() };
+    this.analysis = { share: new AnalysisShare(), loop: new LoopBusy() };
   }
 
   async rebuilt(): Promise<void> {

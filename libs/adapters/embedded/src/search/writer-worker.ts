@@ -4,12 +4,12 @@
  * what readers' memory must learn. A `clear` copies an empty file over the search file; requests
  * that arrive meanwhile wait for it, in order. A `merge` writes a rebuild's deferred rows.
  */
-import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { collectGarbageWhenIdle } from '@cairn/core';
 import type { SearchMappings } from '@cairn/ports';
 import { openWriteConnection, type DatabaseOptions } from '../database';
 import { answer } from './call-thread';
+import { LoopBusy } from './loop-busy';
 import { DocumentWriter } from './document-writer';
 import { replaceWithEmpty } from './empty-file';
 import type { MemoryUpdate } from './reader-state';
@@ -37,15 +37,12 @@ const writer = new DocumentWriter(db, fields, {
 });
 const port = parentPort!;
 
-let loopSince = performance.eventLoopUtilization();
+const loop = new LoopBusy();
 
 function taken(): WriterCommitted {
   const out = committed;
   committed = { fields: [], updates: [] };
-  const loop = performance.eventLoopUtilization();
-  const busy = performance.eventLoopUtilization(loop, loopSince).utilization;
-  loopSince = loop;
-  return { fields: out.fields, updates: out.updates.length > 0 ? JSON.stringify(out.updates) : [], busy };
+  return { fields: out.fields, updates: out.updates.length > 0 ? JSON.stringify(out.updates) : [], busy: loop.next() };
 }
 
 /** The batch whose parts are applied in the open transaction: how many arrived, and the first failure. */
