@@ -171,6 +171,20 @@ export function describeGraphIndexContract(name: string, open: () => Promise<Ope
       expect(triples((await incoming(ALICE)).edges)).toEqual([`${DS3} -OwnedBy-> ${ALICE}`]);
     });
 
+    it("applies a batch's replacements and removals in the order they were made", async () => {
+      const batch = graph.batch?.();
+      if (!batch) return;
+      await batch.replaceEdges(DS1, 'ownership', [edge(DS1, 'OwnedBy', ALICE)]);
+      await batch.replaceEdges(DS3, 'upstreamLineage', [edge(DS3, 'DownstreamOf', DS1)]);
+      await batch.removeNode(DS1);
+      await batch.replaceEdges(DS2, 'ownership', [edge(DS2, 'OwnedBy', ALICE)]);
+      await batch.flush();
+      expect(triples((await incoming(ALICE)).edges)).toEqual([`${DS2} -OwnedBy-> ${ALICE}`]);
+      expect((await outgoing(DS3)).total).toBe(0);
+      await batch.flush();
+      expect((await incoming(ALICE)).total).toBe(1);
+    });
+
     it('clears every edge', async () => {
       await graph.replaceEdges(DS1, 'ownership', [edge(DS1, 'OwnedBy', ALICE)]);
       await graph.clear();
