@@ -11,7 +11,6 @@ import {
   SqliteGraphIndex,
   SqliteSearchIndex,
   SqliteTimeseriesIndex,
-  ThreadedGraphIndex,
   topicTable,
   type EmbeddedDb,
 } from '@cairn/adapter-embedded';
@@ -94,12 +93,6 @@ describe('SQLite catalog file: one owner', () => {
 describeGraphIndexContract('SQLite', async () => {
   const { db, close } = freshDb();
   return { graph: new SqliteGraphIndex(db), close };
-});
-
-describeGraphIndexContract('SQLite, writer thread', async () => {
-  const { db, close } = freshDb();
-  const graph = new ThreadedGraphIndex(db, 'normal');
-  return { graph, close: async () => (await graph.close(), await close()) };
 });
 
 describeTimeseriesIndexContract('SQLite', async () => {

@@ -1,21 +1,19 @@
 /**
- * Every port on embedded SQLite: what `npm start` runs on. The search index and the graph have a
- * file each (`search.db`, `graph.db`), written by a writer thread of its own; everything else is
- * in `catalog.db`.
+ * Every port on embedded SQLite: what `npm start` runs on. The search index has a file of its own
+ * (`search.db`), written by its writer thread; everything else is in `catalog.db`.
  */
 import { join } from 'node:path';
 import { createLogger, type Registry } from '@cairn/core';
 import type { FailedMetadataChangeProposal, MetadataChangeLog, MetadataChangeProposal } from '@cairn/events';
 import {
   changeLogsBesideAspects,
-  moveGraphEdges,
   openDatabase,
   SqliteAspectStore,
   SqliteEventLog,
+  SqliteGraphIndex,
   SqliteSearchIndex,
   SqliteTimeseriesIndex,
   startCheckpointer,
-  ThreadedGraphIndex,
 } from '@cairn/adapter-embedded';
 import { PROPOSAL_RESULTS_TOPIC, StoreRestater, type ProposalResult } from '@cairn/pipeline';
 import { searchSchemaOf } from '@cairn/search';
@@ -32,10 +30,7 @@ export function openEmbeddedPorts(dataDir: string, options: EmbeddedOptions, reg
   const store = new SqliteAspectStore(db);
   const searchDb = openDatabase(join(dataDir, 'search.db'), { sync: options.durability });
   const search = new SqliteSearchIndex(searchDb, searchSchemaOf(registry).mappings(), { readThreads: options.searchThreads, writerThread: true, movingFrom: db });
-  const graphDb = openDatabase(join(dataDir, 'graph.db'), { sync: options.durability });
-  moveGraphEdges(db, graphDb);
-  const graph = new ThreadedGraphIndex(graphDb, options.durability);
-  const checkpointer = startCheckpointer([db.name, searchDb.name, graphDb.name], {
+  const checkpointer = startCheckpointer([db.name, searchDb.name], {
     sync: options.durability,
     onStopped: (err) => createLogger('embedded').warn('checkpointer stopped; writers checkpoint their files themselves', { error: err.message }),
   });
@@ -51,13 +46,12 @@ export function openEmbeddedPorts(dataDir: string, options: EmbeddedOptions, reg
     results: new SqliteEventLog<ProposalResult>(db, PROPOSAL_RESULTS_TOPIC),
     store,
     search,
-    graph,
+    graph: new SqliteGraphIndex(db),
     timeseries: new SqliteTimeseriesIndex(db),
-    probes: { embedded: async () => db.prepare('SELECT 1').get() && searchDb.prepare('SELECT 1').get() && graphDb.prepare('SELECT 1').get() },
+    probes: { embedded: async () => db.prepare('SELECT 1').get() && searchDb.prepare('SELECT 1').get() },
     close: async () => {
-      await Promise.all([search.close(), graph.close(), checkpointer.close()]);
+      await Promise.all([search.close(), checkpointer.close()]);
       searchDb.close();
-      graphDb.close();
       db.close();
     },
   };

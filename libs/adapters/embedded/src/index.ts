@@ -7,7 +7,5 @@ export { SqliteAspectStore } from './sqlite-aspect-store';
 export { SqliteAspectReads } from './sqlite-aspect-reads';
 export { SqliteSearchIndex } from './sqlite-search-index';
 export { SqliteGraphIndex } from './sqlite-graph-index';
-export { ThreadedGraphIndex } from './graph-thread';
-export { moveGraphEdges } from './graph-file';
 export { SqliteTimeseriesIndex } from './sqlite-timeseries-index';
 export { moduleThread } from './module-thread';

@@ -2,11 +2,6 @@
 import type { Edge, GraphIndex, GraphWriteBatch, Reference } from '@cairn/ports';
 import { withLargeSort, type EmbeddedDb } from './database';
 
-/** A write of the graph as data, so that a batch of them can cross to the thread that writes (`graph-thread.ts`). */
-export type GraphWrite =
-  | { readonly kind: 'replace'; readonly source: string; readonly via: string; readonly edges: readonly Edge[] }
-  | { readonly kind: 'removeNode'; readonly urn: string };
-
 interface EdgeRow {
   source: string;
   destination: string;
@@ -25,7 +20,8 @@ const toEdge = (r: EdgeRow): Edge => ({
 
 export class SqliteGraphIndex implements GraphIndex {
   private readonly stmts;
-  private readonly applyTx;
+  private readonly replaceTx;
+  private readonly batchTx;
 
   constructor(private readonly db: EmbeddedDb) {
     db.exec(`
@@ -42,26 +38,25 @@ export class SqliteGraphIndex implements GraphIndex {
       insert: db.prepare('INSERT OR REPLACE INTO graph_edges (source, via_aspect, relationship, destination, created_on, created_actor) VALUES (?, ?, ?, ?, ?, ?)'),
       deleteNode: db.prepare('DELETE FROM graph_edges WHERE source = ? OR destination = ?'),
     };
-    this.applyTx = db.transaction((writes: readonly GraphWrite[]) => {
-      for (const w of writes) {
-        if (w.kind === 'replace') this.replace(w.source, w.via, w.edges);
-        else this.stmts.deleteNode.run(w.urn, w.urn);
-      }
+    this.replaceTx = db.transaction((source: string, via: string, edges: readonly Edge[]) => this.replace(source, via, edges));
+    this.batchTx = db.transaction((writes: readonly (() => void)[]) => {
+      for (const w of writes) w();
     });
   }
 
   async replaceEdges(source: string, viaAspect: string, edges: readonly Edge[]): Promise<void> {
-    this.apply([{ kind: 'replace', source, via: viaAspect, edges }]);
-  }
-
-  /** `writes` in one transaction. */
-  apply(writes: readonly GraphWrite[]): void {
-    this.applyTx(writes);
+    this.replaceTx(source, viaAspect, edges);
   }
 
   /** A change-log batch's writes in one transaction. */
   batch(): GraphWriteBatch {
-    return collectGraphWrites(async (writes) => this.apply(writes));
+    const writes: (() => void)[] = [];
+    return {
+      // Inside the batch's transaction: a savepoint of each replacement's own would add nothing.
+      replaceEdges: async (source, viaAspect, edges) => void writes.push(() => this.replace(source, viaAspect, edges)),
+      removeNode: async (urn) => void writes.push(() => this.stmts.deleteNode.run(urn, urn)),
+      flush: async () => this.batchTx(writes.splice(0)),
+    };
   }
 
   /**
@@ -85,7 +80,7 @@ export class SqliteGraphIndex implements GraphIndex {
   }
 
   async removeNode(urn: string): Promise<void> {
-    this.apply([{ kind: 'removeNode', urn }]);
+    this.stmts.deleteNode.run(urn, urn);
   }
 
   async edges(q: { urn: string; direction: 'INCOMING' | 'OUTGOING'; types?: readonly string[]; start: number; count: number }): Promise<{ total: number; edges: Edge[] }> {
@@ -112,10 +107,6 @@ export class SqliteGraphIndex implements GraphIndex {
   }
 
   async clear(): Promise<void> {
-    this.removeAll();
-  }
-
-  removeAll(): void {
     this.db.exec('DELETE FROM graph_edges');
   }
 
@@ -125,10 +116,6 @@ export class SqliteGraphIndex implements GraphIndex {
    * 17.6 s with it, 2.4 s without and 1.2 s to index them after).
    */
   async clearForRebuild(): Promise<void> {
-    this.removeAllForRebuild();
-  }
-
-  removeAllForRebuild(): void {
     this.db.transaction(() => this.db.exec('DELETE FROM graph_edges; DROP INDEX IF EXISTS graph_edges_destination;'))();
   }
 
@@ -137,19 +124,7 @@ export class SqliteGraphIndex implements GraphIndex {
   }
 
   /** A large sort when the index is missing (see `withLargeSort`). */
-  indexDestinations(): void {
+  private indexDestinations(): void {
     withLargeSort(this.db, () => this.db.exec('CREATE INDEX IF NOT EXISTS graph_edges_destination ON graph_edges (destination, relationship)'));
   }
-}
-
-/** A batch that collects its writes and hands them to `flush` together (none: nothing is flushed). */
-export function collectGraphWrites(flush: (writes: readonly GraphWrite[]) => Promise<void>): GraphWriteBatch {
-  const writes: GraphWrite[] = [];
-  return {
-    replaceEdges: async (source, via, edges) => void writes.push({ kind: 'replace', source, via, edges }),
-    removeNode: async (urn) => void writes.push({ kind: 'removeNode', urn }),
-    flush: async () => {
-      if (writes.length > 0) await flush(writes.splice(0));
-    },
-  };
 }

@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 
-export const THREAD_NAMES = { pipeline: 'pipeline', searchWriter: 'search-writer', searchReader: 'search-reader', checkpointer: 'checkpointer', graphWriter: 'graph-writer' } as const;
+export const THREAD_NAMES = { pipeline: 'pipeline', searchWriter: 'search-writer', searchReader: 'search-reader', checkpointer: 'checkpointer' } as const;
 
 export function nameThread(name: string): void {
   try {

@@ -4,10 +4,9 @@
  * copy of the readers' memory; committed changes are posted to every thread, and a query goes to
  * the thread with the fewest queries outstanding.
  */
-import { join } from 'node:path';
 import { RestliError } from '@cairn/core';
 import type { SearchMappings } from '@cairn/ports';
-import { CallThread } from '../call-thread';
+import { CallThread } from './call-thread';
 import type { MemoryUpdates, ReaderState } from './reader-state';
 import type { ReadMethod, SearchReads } from './search-reads';
 import type { NewField } from './search-tables';
@@ -19,7 +18,7 @@ export class ReaderThreads implements ReaderState, SearchReads {
   constructor(count: number, file: string, mappings: SearchMappings) {
     this.threads = Array.from(
       { length: count },
-      () => new CallThread<WorkerRequest>(join(__dirname, 'search-worker.ts'), { file, mappings }, () => new RestliError(503, 'Search is restarting; retry shortly'), { type: 'close' }),
+      () => new CallThread<WorkerRequest>('search-worker.ts', { file, mappings }, () => new RestliError(503, 'Search is restarting; retry shortly'), { type: 'close' }),
     );
   }
 

@@ -12,7 +12,7 @@ import { DocValues } from './doc-values';
 import { LocalReaderState } from './reader-state';
 import { SearchReader } from './search-reader';
 import { FieldRegistry } from './search-tables';
-import { answer } from '../call-thread';
+import { answer } from './call-thread';
 import type { WorkerRequest } from './worker-messages';
 import { nameThread, THREAD_NAMES } from '../thread-name';
 

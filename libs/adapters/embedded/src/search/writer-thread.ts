@@ -4,10 +4,9 @@
  * transaction never holds up its commits (SQLite has one writer per file). Readers' memory learns
  * each transaction's changes once it is answered, in the order the writes were sent.
  */
-import { join } from 'node:path';
 import type { SearchMappings } from '@cairn/ports';
 import type { DatabaseOptions } from '../database';
-import { CallThread } from '../call-thread';
+import { CallThread } from './call-thread';
 import type { DocumentWrite } from './document-writer';
 import type { ReaderState } from './reader-state';
 import type { WriterCommitted, WriterRequest } from './worker-messages';
@@ -46,7 +45,7 @@ export class WriterThread implements DocumentWrites {
     sync: DatabaseOptions['sync'],
     private readonly readers: ReaderState,
   ) {
-    this.thread = new CallThread<WriterRequest>(join(__dirname, 'writer-worker.ts'), { file, mappings, sync }, () => new Error('The search writer is restarting'), { type: 'close' });
+    this.thread = new CallThread<WriterRequest>('writer-worker.ts', { file, mappings, sync }, () => new Error('The search writer is restarting'), { type: 'close' });
   }
 
   async apply(writes: readonly DocumentWrite[]): Promise<void> {

@@ -8,7 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { collectGarbageWhenIdle } from '@cairn/core';
 import type { SearchMappings } from '@cairn/ports';
 import { openWriteConnection, type DatabaseOptions } from '../database';
-import { answer } from '../call-thread';
+import { answer } from './call-thread';
 import { LoopBusy } from './loop-busy';
 import { DocumentWriter } from './document-writer';
 import { replaceWithEmpty } from './empty-file';

@@ -1,12 +1,11 @@
 /**
- * A worker thread of the embedded engine that answers calls (the search writer and readers, the
- * graph writer): each call's reply settles its promise, and a thread that stops is started again
- * (calls in flight fail rather than wait forever).
+ * A worker thread of the search engine that answers calls: each call's reply settles its promise,
+ * and a thread that stops is started again (calls in flight fail rather than wait forever).
  */
-import { basename } from 'node:path';
+import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { RestliError } from '@cairn/core';
-import { moduleThread } from './module-thread';
+import { moduleThread } from '../module-thread';
 
 export interface CallReply {
   readonly id: number;
@@ -39,7 +38,7 @@ export class CallThread<Request extends { readonly type: string }> {
   private worker: Worker | undefined;
   private closing = false;
 
-  /** `script`: the absolute path of the worker's `*-worker.ts` module; `unavailable`: the error of a call while no thread runs. */
+  /** `script`: the worker's module beside this one; `unavailable`: the error of a call while no thread runs. */
   constructor(
     private readonly script: string,
     private readonly data: unknown,
@@ -51,7 +50,7 @@ export class CallThread<Request extends { readonly type: string }> {
 
   private start(): Worker {
     const started = Date.now();
-    const worker = moduleThread(this.script, this.data);
+    const worker = moduleThread(join(__dirname, this.script), this.data);
     worker.on('message', (reply: CallReply) => {
       const p = this.pending.get(reply.id);
       if (!p) return;
@@ -62,7 +61,7 @@ export class CallThread<Request extends { readonly type: string }> {
     worker.on('error', (err) => this.failPending(err));
     // A thread that stops is replaced: the new one starts from what is committed.
     worker.on('exit', () => {
-      this.failPending(new Error(`a thread (${basename(this.script)}) stopped`));
+      this.failPending(new Error(`a search thread (${this.script}) stopped`));
       this.worker = undefined;
       if (this.closing) return;
       if (Date.now() - started >= QUICK_EXIT_MS) this.worker = this.start();
