@@ -95,7 +95,7 @@ describeWithElastic('Elasticsearch adapters', () => {
   describe('indices', () => {
     const mappingOf = async (index: string) => {
       const { body } = await conn.client.indices.getMapping({ index });
-      return (Object.values(body)[0] as { mappings: { properties: Record<string, { type: string; fields?: Record<string, { type: string }> }> } }).mappings.properties;
+      return (Object.values(body)[0] as { mappings: { properties: Record<string, { type: string; fields?: Record<string, { type: string; index_prefixes?: unknown }> }> } }).mappings.properties;
     };
 
     it('are named as the reference names them, under the prefix', () => {
@@ -134,15 +134,22 @@ describeWithElastic('Elasticsearch adapters', () => {
       const scalar: Partial<Record<SearchFieldType, string>> = { BOOLEAN: 'boolean', COUNT: 'long', DOUBLE: 'double', DATETIME: 'date' };
       for (const [entityType, fields] of schema.mappings()) {
         const properties = await mappingOf(conn.names.entity(entityType));
-        for (const [field, { type }] of fields) {
+        for (const [field, { type, lookupTerms, prefixLookups }] of fields) {
           const mapping = properties[field];
           expect({ entityType, field, type: mapping?.type }).toEqual({ entityType, field, type: scalar[type] ?? 'keyword' });
-          if (!scalar[type]) expect(mapping.fields?.lower).toMatchObject({ type: 'keyword' });
+          if (scalar[type]) continue;
+          // Lower-cased whole values only where whole-value lookups read them; word prefixes only where prefix lookups do.
+          expect({ entityType, field, lower: mapping.fields?.lower?.type }).toEqual({ entityType, field, lower: lookupTerms === false ? undefined : 'keyword' });
+          const prefixes = mapping.fields?.words?.index_prefixes;
+          if (mapping.fields?.words) expect({ entityType, field, prefixes: prefixes !== undefined }).toEqual({ entityType, field, prefixes: prefixLookups === true });
         }
       }
       const dataset = await mappingOf(conn.names.entity('dataset'));
       expect(Object.keys(dataset.tags.fields ?? {}).sort()).toEqual(['lower', 'parts', 'urn', 'words']);
       expect(Object.keys(dataset.name.fields ?? {}).sort()).toEqual(['lower', 'parts', 'words']);
+      expect(dataset.name.fields?.parts?.index_prefixes).toEqual({ min_chars: 1, max_chars: 19 });
+      expect(Object.keys(dataset.fieldPaths.fields ?? {}).sort()).toEqual(['parts', 'words']);
+      expect(dataset.fieldPaths.fields?.words?.index_prefixes).toBeUndefined();
       expect(Object.keys(dataset.browsePaths.fields ?? {}).sort()).toEqual(['lower', 'path']);
       const profile = await mappingOf(conn.names.timeseries('dataset', 'datasetProfile'));
       expect(profile.event).toMatchObject({ properties: { rowCount: { type: 'long' }, partitionSpec: { properties: { partition: { type: 'keyword' } } } } });
@@ -216,6 +223,19 @@ describeWithElastic('Elasticsearch adapters', () => {
       expect(await indexes.search.getDocument('dataset', long)).toEqual({ urn: long, name: 'long one' });
       const hits = await indexes.search.search(planSearch(schema, { entityTypes: ['dataset'], input: 'long' }), { from: 0, size: 10 });
       expect(hits.hits.map((h) => h.urn)).toEqual([long]);
+    });
+
+    it('matches a word prefix of a field that indexes no prefixes however many words start with it', async () => {
+      // Ten thousand and one words start with `wq` before the other document's one: a prefix
+      // expanded through the terms dictionary up to a bound would miss it.
+      const many = Array.from({ length: 10_001 }, (_, i) => `wqa${i.toString(36)}`).join(' ');
+      await indexes.search.upsertFields('dataset', DS, { urn: DS, fieldDescriptions: [many] });
+      await indexes.search.upsertFields('dataset', DS2, { urn: DS2, fieldDescriptions: ['the wqzz column'] });
+      const found = async (input: string) => (await indexes.search.search(planSearch(schema, { entityTypes: ['dataset'], input }), { from: 0, size: 10 })).hits.map((h) => h.urn).sort();
+      expect(await found('wq')).toEqual([DS, DS2].sort());
+      expect(await found('wqz')).toEqual([DS2]);
+      expect(await found('WQZZ')).toEqual([DS2]);
+      expect(await found('wqa0')).toEqual([DS]);
     });
 
     it('sorts across entity types by a field only some of them have', async () => {

@@ -1,23 +1,21 @@
 /** One index per entity type (`<entity>index_v2`), laid out from the types of the entity's index fields. */
 import type { SearchFieldType } from '@cairn/core';
-import type { SearchMappings } from '@cairn/ports';
+import type { IndexFieldMapping, SearchMappings } from '@cairn/ports';
 import type { ElasticConnection } from './elastic-connection';
 import { entityMappings } from './entity-mappings';
 import { indexSettings } from './index-settings';
 import type { IndexDefinition } from './versioned-index';
 
 /** Every document has its URN, like the reference's `urn` field. */
-const URN_FIELD: [string, SearchFieldType] = ['urn', 'URN'];
-const NO_FIELDS: ReadonlyMap<string, SearchFieldType> = new Map();
+const URN_FIELD: [string, IndexFieldMapping] = ['urn', { type: 'URN', autocomplete: false, lookupTerms: true }];
+const NO_FIELDS: ReadonlyMap<string, IndexFieldMapping> = new Map();
+const NO_TYPES: ReadonlyMap<string, SearchFieldType> = new Map();
 
 export class EntityIndices {
   private readonly byIndex = new Map<string, string>();
   private readonly types = new Map<string, ReadonlyMap<string, SearchFieldType>>();
 
-  /**
-   * `mappings`: the index fields of each entity type, by canonical entity name. Only their types
-   * shape the indices: every word is prefix-searchable, autocomplete fields or not.
-   */
+  /** `mappings`: the index fields of each entity type, by canonical entity name. */
   constructor(
     private readonly conn: ElasticConnection,
     readonly mappings: SearchMappings,
@@ -40,11 +38,16 @@ export class EntityIndices {
 
   /** The fields of an entity type and their types (none for a type the model does not know). */
   fields(entityType: string): ReadonlyMap<string, SearchFieldType> {
-    return this.types.get(entityType) ?? NO_FIELDS;
+    return this.types.get(entityType) ?? NO_TYPES;
+  }
+
+  /** The mappings of an entity type's fields (none for a type the model does not know). */
+  fieldMappings(entityType: string): ReadonlyMap<string, IndexFieldMapping> {
+    return this.mappings.get(entityType) ?? NO_FIELDS;
   }
 
   definition(entityType: string): IndexDefinition {
-    const fields = new Map([URN_FIELD, ...this.fields(entityType)]);
+    const fields = new Map([URN_FIELD, ...this.fieldMappings(entityType)]);
     return { name: this.name(entityType), settings: indexSettings(this.conn.settings), mappings: entityMappings(fields) };
   }
 

@@ -18,7 +18,7 @@ import {
 import { holdsWords, queryForms, scalarValues, urnComponents } from '@cairn/search';
 import type { ElasticConnection } from './elastic-connection';
 import type { EntityIndices } from './entity-indices';
-import { fieldMapping } from './entity-mappings';
+import { elasticTypeOf } from './entity-mappings';
 import { MATCH_ALL, type Query } from './filter-query';
 import { SelectionQueries } from './selection-query';
 import { TermQueries } from './term-queries';
@@ -94,7 +94,7 @@ export class EntitySearch {
     if (sort.field === ENTITY_TYPE_FIELD) return [{ _index: order }, { urn: 'asc' }];
     // Indices without the field sort it as the others have it, so their sort values merge.
     const [type] = this.selection.typesOf(entityTypes, sort.field);
-    const unmappedType = type ? (fieldMapping(type).type as string) : 'keyword';
+    const unmappedType = type ? elasticTypeOf(type) : 'keyword';
     // Several values: the smallest ascending, the largest descending; documents without one last.
     return [{ [sort.field]: { order, mode: order === 'asc' ? 'min' : 'max', missing: '_last', unmapped_type: unmappedType } }, { urn: 'asc' }];
   }

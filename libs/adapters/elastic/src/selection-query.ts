@@ -3,7 +3,7 @@
  * soft-deleted documents and the filter become non-scoring clauses.
  */
 import type { SearchFieldType } from '@cairn/core';
-import { ENTITY_TYPE_FIELD, type DocumentSelection, type FilterCriterion } from '@cairn/ports';
+import { ENTITY_TYPE_FIELD, type DocumentSelection, type FilterCriterion, type IndexFieldMapping } from '@cairn/ports';
 import type { EntityIndices } from './entity-indices';
 import { valueKindOf } from './entity-mappings';
 import { criterionQuery, invert, isInverted, MATCH_NONE, planQuery, type Query, type ValueKind } from './filter-query';
@@ -59,6 +59,11 @@ export class SelectionQueries {
       if (type) types.add(type);
     }
     return types;
+  }
+
+  /** The mappings a field has among the entity types (none where no entity type has it). */
+  mappingsOf(entityTypes: readonly string[], field: string): IndexFieldMapping[] {
+    return entityTypes.flatMap((t) => this.indices.fieldMappings(t).get(field) ?? []);
   }
 
   private kindOf(entityTypes: readonly string[], field: string): ValueKind | undefined {

@@ -27,12 +27,24 @@ function anyOf(queries: Query[]): Query {
   return queries.length === 1 ? queries[0] : { bool: { should: queries, minimum_should_match: 1 } };
 }
 
-/** Each form's words follow each other, the last a prefix when asked, in the value's words or in their parts. */
+/**
+ * Terms that start a phrase's last word, at most, where the field indexes no word prefixes (or the
+ * prefix is longer than those it indexes). A lone word's prefix has no such bound.
+ */
+const PHRASE_PREFIX_EXPANSIONS = 10_000;
+
+/**
+ * Each form's words follow each other, the last a prefix when asked, in the value's words or in
+ * their parts. A one-word prefix is a prefix query (`match_bool_prefix` of one word), which
+ * matches every word that starts with it, from the field's indexed prefixes or its terms.
+ */
 function formPhrases(field: string, text: string, prefix: boolean): Query[] {
   return queryForms(text).flatMap((form) =>
     WORD_SUBFIELDS.map((sub) => {
       const query = { query: form.join(' '), analyzer: 'query_form' };
-      return prefix ? { match_phrase_prefix: { [`${field}.${sub}`]: { ...query, max_expansions: 10_000 } } } : { match_phrase: { [`${field}.${sub}`]: query } };
+      if (!prefix) return { match_phrase: { [`${field}.${sub}`]: query } };
+      if (form.length === 1) return { match_bool_prefix: { [`${field}.${sub}`]: query } };
+      return { match_phrase_prefix: { [`${field}.${sub}`]: { ...query, max_expansions: PHRASE_PREFIX_EXPANSIONS } } };
     }),
   );
 }
@@ -42,7 +54,7 @@ function formWords(field: string, text: string): Query[] {
   const fields = WORD_SUBFIELDS.map((sub) => `${field}.${sub}`);
   return queryForms(text).map((form) => ({
     bool: {
-      filter: form.map((word, i) => ({ multi_match: { query: word, fields, analyzer: 'query_form', ...(i === form.length - 1 ? { type: 'phrase_prefix' } : {}) } })),
+      filter: form.map((word, i) => ({ multi_match: { query: word, fields, analyzer: 'query_form', ...(i === form.length - 1 ? { type: 'bool_prefix' } : {}) } })),
     },
   }));
 }
@@ -51,9 +63,9 @@ export class TermQueries {
   constructor(private readonly selection: SelectionQueries) {}
 
   private shape(entityTypes: readonly string[], field: string): FieldShape {
-    const types = [...this.selection.typesOf(entityTypes, field)];
-    const subfields = new Set(types.flatMap((t) => [...subfieldsOf(t)]));
-    const scalar = types.map(valueKindOf).find((k): k is 'boolean' | 'number' => k !== 'string');
+    const mappings = this.selection.mappingsOf(entityTypes, field);
+    const subfields = new Set(mappings.flatMap((m) => [...subfieldsOf(m)]));
+    const scalar = mappings.map((m) => valueKindOf(m.type)).find((k): k is 'boolean' | 'number' => k !== 'string');
     const exact = (['lower', 'urn'] as const).filter((s) => subfields.has(s)).map((s) => `${field}.${s}`);
     return { words: subfields.has('words'), exact, ...(scalar ? { scalar } : {}) };
   }
