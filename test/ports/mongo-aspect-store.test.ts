@@ -242,15 +242,42 @@ describeWithMongo('MongoAspectStore on a MongoDB-wire server', () => {
     }
     const urnOf = (i: number) => `urn:li:dataset:(urn:li:dataPlatform:hive,together${i},PROD)`;
 
-    it('insert their first versions in one request and name them in one more', async () => {
+    const directoryCommands = (commands: string[]) => commands.filter((c) => c.endsWith(` ${ENTITY_DIRECTORY_COLLECTION}`) || c.endsWith(` ${WRITE_LOCK_COLLECTION}`));
+
+    it('insert their first versions in one request and name new entities in one more, an insert taking no lock', async () => {
       const watched = await watchedStore();
       try {
         const outcomes = await Promise.all(Array.from({ length: 12 }, (_, i) => watched.store.write(aspectWrite(urnOf(i), 'status', { i }))));
 
         expect(outcomes.map((o) => o.kind)).toEqual(Array(12).fill('created'));
         expect(watched.commands.filter((c) => c === `insert ${ASPECT_COLLECTION}`)).toHaveLength(1);
-        expect(watched.commands.filter((c) => c === `update ${ENTITY_DIRECTORY_COLLECTION}`)).toHaveLength(1);
+        expect(directoryCommands(watched.commands)).toEqual([`insert ${ENTITY_DIRECTORY_COLLECTION}`]);
         for (let i = 0; i < 12; i++) expect(await names(urnOf(i))).toEqual(['status']);
+        expect(await locks.countDocuments({})).toBe(0);
+      } finally {
+        await watched.close();
+      }
+    });
+
+    it('name entities that have a directory document already under their locks, taken, used and given back in one request each', async () => {
+      await Promise.all(Array.from({ length: 6 }, (_, i) => store.write(aspectWrite(urnOf(i), 'status', { i }))));
+      const watched = await watchedStore();
+      try {
+        await Promise.all([
+          ...Array.from({ length: 3 }, (_, i) => watched.store.write(aspectWrite(urnOf(i), 'ownership', { i }))),
+          ...Array.from({ length: 3 }, (_, i) => watched.store.write(aspectWrite(urnOf(10 + i), 'status', { i }))),
+        ]);
+
+        // The insert names the new entities and finds the others' documents there.
+        expect(directoryCommands(watched.commands)).toEqual([
+          `insert ${ENTITY_DIRECTORY_COLLECTION}`,
+          `insert ${WRITE_LOCK_COLLECTION}`,
+          `update ${ENTITY_DIRECTORY_COLLECTION}`,
+          `delete ${WRITE_LOCK_COLLECTION}`,
+        ]);
+        for (let i = 0; i < 3; i++) expect(await names(urnOf(i))).toEqual(['ownership', 'status']);
+        for (let i = 3; i < 6; i++) expect(await names(urnOf(i))).toEqual(['status']);
+        for (let i = 10; i < 13; i++) expect(await names(urnOf(i))).toEqual(['status']);
         expect(await locks.countDocuments({})).toBe(0);
       } finally {
         await watched.close();
@@ -279,7 +306,7 @@ describeWithMongo('MongoAspectStore on a MongoDB-wire server', () => {
       }
     });
 
-    it('of a unit name their aspects when it ends, in one directory update', async () => {
+    it('of a unit name their aspects when it ends, in one directory request', async () => {
       const watched = await watchedStore();
       try {
         await watched.store.unit(async () => {
@@ -290,7 +317,7 @@ describeWithMongo('MongoAspectStore on a MongoDB-wire server', () => {
           expect(await names(urnOf(0))).toEqual([]);
         });
 
-        expect(watched.commands.filter((c) => c === `update ${ENTITY_DIRECTORY_COLLECTION}`)).toHaveLength(1);
+        expect(directoryCommands(watched.commands)).toEqual([`insert ${ENTITY_DIRECTORY_COLLECTION}`]);
         for (let i = 0; i < 4; i++) expect(await names(urnOf(i))).toEqual(['ownership', 'status']);
       } finally {
         await watched.close();
@@ -332,16 +359,17 @@ describeWithMongo('MongoAspectStore on a MongoDB-wire server', () => {
     });
 
     it('name their entities while one entity\'s directory lock is held; that one waits for it alone', async () => {
+      await Promise.all(Array.from({ length: 6 }, (_, i) => store.write(aspectWrite(urnOf(i), 'status', { i }))));
       const held = urnOf(0);
       await locks.insertOne({ _id: 'live-directory', key: aspectLockKey(held, '(directory)'), holder: 'the entity directory', acquiredAt: Date.now() });
-      const writes = Array.from({ length: 6 }, (_, i) => store.write(aspectWrite(urnOf(i), 'status', { i })));
+      const writes = Array.from({ length: 6 }, (_, i) => store.write(aspectWrite(urnOf(i), 'ownership', { i })));
       await Promise.all(writes.slice(1));
 
-      for (let i = 1; i < 6; i++) expect(await names(urnOf(i))).toEqual(['status']);
-      expect(await names(held)).toEqual([]);
+      for (let i = 1; i < 6; i++) expect(await names(urnOf(i))).toEqual(['ownership', 'status']);
+      expect(await names(held)).toEqual(['status']);
       await locks.deleteOne({ _id: 'live-directory' });
       expect((await writes[0]).kind).toBe('created');
-      expect(await names(held)).toEqual(['status']);
+      expect(await names(held)).toEqual(['ownership', 'status']);
       expect(await locks.countDocuments({})).toBe(0);
     });
   });

@@ -11,10 +11,11 @@
  * atomic (FerretDB applies `$addToSet` as a read and a later write, so two changes of one document
  * can lose one), an entity's document changes only under its directory lock.
  */
-import type { Collection, Db } from 'mongodb';
+import { MongoBulkWriteError, MongoServerError, type Collection, type Db } from 'mongodb';
 import { ASPECT_COLLECTION, rowId, type AspectDocument } from './aspect-document';
 import { aspectLockKey, type AspectWriteLocks } from './aspect-write-locks';
 import { text } from './checked-values';
+import { DUPLICATE_KEY, insertEachUnlessTaken } from './insert-unless-taken';
 import type { ServerTraits } from './server-traits';
 import { TickBatcher, type Settled } from './tick-batcher';
 
@@ -42,6 +43,24 @@ export interface AspectName {
 /** The update that adds names to an entity's document (created if missing). */
 function naming(aspects: string[]) {
   return { $addToSet: { aspects: { $each: aspects } } };
+}
+
+/**
+ * Runs `write`, whose operations are `urns`' in order, and answers those that failed only because
+ * their upsert's insert found the document created meanwhile: on a server whose updates are not
+ * atomic, an upsert that read no document inserts one, and another's insert may come in between.
+ */
+async function duplicatesOf(urns: readonly string[], write: () => Promise<unknown>): Promise<string[]> {
+  try {
+    await write();
+    return [];
+  } catch (error) {
+    if (error instanceof MongoServerError && !(error instanceof MongoBulkWriteError) && error.code === DUPLICATE_KEY && urns.length === 1) return [...urns];
+    if (!(error instanceof MongoBulkWriteError) || error.writeConcernError) throw error;
+    const writeErrors = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
+    if (writeErrors.some((e) => e.code !== DUPLICATE_KEY)) throw error;
+    return writeErrors.map((e) => urns[e.index]!);
+  }
 }
 
 export class EntityDirectory {
@@ -83,35 +102,47 @@ export class EntityDirectory {
   }
 
   /**
-   * Each URN's names in one update, all in one request: under the URNs' directory locks taken
-   * together where the server's updates are not atomic. A URN whose lock is held waits for it alone.
+   * Each URN's names in one update, all in one request. Where the server's updates are not atomic,
+   * an entity without a document yet gets it by an insert, which is atomic there (a new entity's
+   * names cost one request for the whole round, not a lock, an update and a release), and the
+   * others are updated under their directory locks, taken together. A URN whose lock is held, or
+   * whose document a racing insert created, waits for its lock alone.
    */
   private async addEach(items: readonly AspectName[]): Promise<Settled<void>[]> {
     const byUrn = new Map<string, Set<string>>();
     for (const { urn, aspect } of items) byUrn.set(urn, (byUrn.get(urn) ?? new Set()).add(aspect));
     let ready = [...byUrn.keys()];
-    let contended: string[] = [];
+    let alone: string[] = [];
+    const failed = new Map<string, unknown>();
     let tokens: string[] = [];
     if (!this.server.atomicUpdates) {
+      const inserted = await insertEachUnlessTaken(this.entries, ready.map((urn) => ({ _id: urn, aspects: [...byUrn.get(urn)!] })));
+      inserted.forEach((s, i) => {
+        if (!s.ok) failed.set(ready[i]!, s.error);
+      });
+      ready = ready.filter((_, i) => inserted[i]!.ok && !inserted[i]!.value);
       const taken = await this.locks.tryAcquireEach(ready.map((urn) => aspectLockKey(urn, DIRECTORY_LOCK)), DIRECTORY_HOLDER);
       tokens = taken.filter((t): t is string => t !== undefined);
-      contended = ready.filter((_, i) => taken[i] === undefined);
+      alone = ready.filter((_, i) => taken[i] === undefined);
       ready = ready.filter((_, i) => taken[i] !== undefined);
     }
     try {
       if (ready.length) {
-        await this.entries.bulkWrite(ready.map((urn) => ({ updateOne: { filter: { _id: urn }, update: naming([...byUrn.get(urn)!]), upsert: true } })), { ordered: false });
+        const updates = ready.map((urn) => ({ updateOne: { filter: { _id: urn }, update: naming([...byUrn.get(urn)!]), upsert: true } }));
+        alone.push(...(await duplicatesOf(ready, () => this.entries.bulkWrite(updates, { ordered: false }))));
       }
     } finally {
       await this.locks.release(tokens);
     }
-    const waiting = new Map(contended.map((urn) => [urn, this.addAll(urn, [...byUrn.get(urn)!])]));
-    return items.map(({ urn }) => ({ ok: true, value: waiting.get(urn) }));
+    const waiting = new Map(alone.map((urn) => [urn, this.addAll(urn, [...byUrn.get(urn)!])]));
+    return items.map(({ urn }): Settled<void> => (failed.has(urn) ? { ok: false, error: failed.get(urn) } : { ok: true, value: waiting.get(urn) }));
   }
 
   private async addAll(urn: string, aspects: readonly string[]): Promise<void> {
     const update = naming(aspects.map((a) => text(a, 'aspect')));
-    await this.locked(urn, () => this.entries.updateOne({ _id: text(urn, 'urn') }, update, { upsert: true }));
+    const upsert = () => this.entries.updateOne({ _id: text(urn, 'urn') }, update, { upsert: true });
+    // An upsert that lost the race to another's insert of the document finds it the second time.
+    await this.locked(urn, async () => ((await duplicatesOf([urn], upsert)).length ? upsert() : undefined));
   }
 
   private locked<T>(urn: string, change: () => Promise<T>): Promise<T> {

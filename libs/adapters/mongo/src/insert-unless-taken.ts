@@ -2,7 +2,7 @@
 import { MongoBulkWriteError, MongoServerError, type Collection, type Document, type OptionalUnlessRequiredId } from 'mongodb';
 import type { Settled } from './tick-batcher';
 
-const DUPLICATE_KEY = 11000;
+export const DUPLICATE_KEY = 11000;
 
 /** False when a document with the same unique key is already there. */
 export async function insertUnlessTaken<T extends Document>(collection: Collection<T>, doc: OptionalUnlessRequiredId<T>): Promise<boolean> {
