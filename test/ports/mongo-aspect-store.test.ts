@@ -532,14 +532,29 @@ describeWithMongo('MongoAspectStore on a MongoDB-wire server', () => {
   });
 
   describe('opening and closing', () => {
-    it('creates its indexes idempotently, with (urn, aspect, version) unique', async () => {
-      const again = await openMongoAspectStore(MONGODB_URI, dbName);
-      await again.close();
-      const indexes = await rows.indexes();
-      expect(indexes.find((index) => index.name === 'urn_aspect_version')).toMatchObject({ key: { urn: 1, aspect: 1, version: 1 }, unique: true });
+    it('keeps the rows\' query indexes where queries read them, and none on FerretDB, dropping those an earlier version made there', async () => {
+      const ferret = isFerretDb(await raw.db(dbName).admin().command({ buildInfo: 1 }));
+      const names = async () => (await rows.indexes()).map((index) => index.name).sort();
       await store.write(aspectWrite(DATASET, 'status', { removed: false }));
-      const { _id: _anotherId, ...copy } = (await rows.findOne({ urn: DATASET }))!;
-      await expect(rows.insertOne({ ...copy, _id: 'another id' })).rejects.toMatchObject({ code: 11000 });
+      if (ferret) {
+        expect(await names()).toEqual(['_id_']);
+        // As the store's earlier versions created them on any server.
+        await rows.createIndex({ urn: 1, aspect: 1, version: 1 }, { unique: true, name: 'urn_aspect_version' });
+        await rows.createIndex({ aspect: 1, version: 1, urn: 1 }, { name: 'aspect_version_urn' });
+        await rows.createIndex({ aspect: 1 }, { name: 'someone_elses' });
+        const again = await openMongoAspectStore(MONGODB_URI, dbName);
+        await again.close();
+        expect(await names()).toEqual(['_id_', 'someone_elses']);
+      } else {
+        const again = await openMongoAspectStore(MONGODB_URI, dbName);
+        await again.close();
+        expect(await names()).toEqual(['_id_', 'aspect_version_urn', 'urn_aspect_version', 'version_urn_aspect']);
+        const { _id: _anotherId, ...copy } = (await rows.findOne({ urn: DATASET }))!;
+        await expect(rows.insertOne({ ...copy, _id: 'another id' })).rejects.toMatchObject({ code: 11000 });
+      }
+      // The row's id is its URN, aspect and version: a second version 0 of the aspect cannot be inserted.
+      const { _id, ...copy } = (await rows.findOne({ urn: DATASET }))!;
+      await expect(rows.insertOne({ ...copy, _id })).rejects.toMatchObject({ code: 11000 });
     });
 
     it('close() closes the connection it owns', async () => {

@@ -1,11 +1,11 @@
 /** AspectStore on MongoDB (or FerretDB): the reference's aspect table as one collection. */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { MongoClient, type Collection, type Db } from 'mongodb';
+import { MongoClient, MongoServerError, type Collection, type Db, type Document } from 'mongodb';
 import type { AspectScan, AspectStore, AspectWrite, StoredAspect, WriteOutcome } from '@cairn/ports';
 import { ASPECT_COLLECTION, latestFromWrite, rowId, toStoredAspect, type AspectDocument } from './aspect-document';
 import { AspectWriteLocks, WRITE_LOCK_COLLECTION, type WriteLockDocument } from './aspect-write-locks';
 import { EntityDirectory, type AspectName } from './entity-directory';
-import { serverTraits, type IdLookup } from './server-traits';
+import { serverTraits, type IdLookup, type ServerTraits } from './server-traits';
 import { byAspect, byUrn, latestMatching } from './scan-filters';
 import { insertEachUnlessTaken } from './insert-unless-taken';
 import { TickBatcher } from './tick-batcher';
@@ -14,13 +14,42 @@ import { writeVersioned } from './versioned-write';
 const URN_ASPECT_ORDER = { urn: 1, aspect: 1 } as const;
 const DELETE_HOLDER = 'a delete';
 
-/** Idempotent: creating an index that exists with the same options is a no-op. */
-async function ensureIndexes(rows: Collection<AspectDocument>): Promise<void> {
-  await rows.createIndex({ urn: 1, aspect: 1, version: 1 }, { unique: true, name: 'urn_aspect_version' });
-  // Latest rows in (urn, aspect) order, for scans over everything or a URN pattern.
-  await rows.createIndex({ version: 1, urn: 1, aspect: 1 }, { name: 'version_urn_aspect' });
-  // Latest rows of one aspect, for scans and counts by aspect.
-  await rows.createIndex({ aspect: 1, version: 1, urn: 1 }, { name: 'aspect_version_urn' });
+/**
+ * The aspect rows' indexes beside `_id`: rows of an entity or aspect (deletes), latest rows in
+ * (urn, aspect) order (scans over everything or a URN pattern), and latest rows of one aspect
+ * (scans and counts by aspect). `_id` is the row's URN, aspect and version, so the first one's
+ * uniqueness holds without it.
+ */
+const ROW_INDEXES = [
+  { key: { urn: 1, aspect: 1, version: 1 }, options: { unique: true, name: 'urn_aspect_version' } },
+  { key: { version: 1, urn: 1, aspect: 1 }, options: { name: 'version_urn_aspect' } },
+  { key: { aspect: 1, version: 1, urn: 1 }, options: { name: 'aspect_version_urn' } },
+] as const;
+
+const NAMESPACE_NOT_FOUND = 26;
+
+/** A collection not created yet has no indexes (the server answers an error). */
+async function indexesOf(rows: Collection<AspectDocument>): Promise<Document[]> {
+  try {
+    return await rows.listIndexes().toArray();
+  } catch (error) {
+    if (error instanceof MongoServerError && error.code === NAMESPACE_NOT_FOUND) return [];
+    throw error;
+  }
+}
+
+/**
+ * Creates the row indexes where queries read them (idempotent: creating an index that exists with
+ * the same options is a no-op); drops them where they would only be kept up, as a store of an
+ * earlier version created them on FerretDB too.
+ */
+async function ensureIndexes(rows: Collection<AspectDocument>, server: ServerTraits): Promise<void> {
+  if (server.secondaryIndexes) {
+    for (const { key, options } of ROW_INDEXES) await rows.createIndex(key, options);
+    return;
+  }
+  const existing = new Set((await indexesOf(rows)).map((index) => String(index.name)));
+  for (const { options } of ROW_INDEXES) if (existing.has(options.name)) await rows.dropIndex(options.name);
 }
 
 export class MongoAspectStore implements AspectStore {
@@ -42,9 +71,9 @@ export class MongoAspectStore implements AspectStore {
   /** Opens a store on `db` of `client`; the store owns the client and closes it. */
   static async open(client: MongoClient, db: Db): Promise<MongoAspectStore> {
     const rows = db.collection<AspectDocument>(ASPECT_COLLECTION);
-    await ensureIndexes(rows);
-    const locks = await AspectWriteLocks.open(db.collection<WriteLockDocument>(WRITE_LOCK_COLLECTION));
     const server = await serverTraits(db);
+    await ensureIndexes(rows, server);
+    const locks = await AspectWriteLocks.open(db.collection<WriteLockDocument>(WRITE_LOCK_COLLECTION));
     return new MongoAspectStore(client, rows, locks, await EntityDirectory.open(db, locks, server), server.byIds);
   }
 

@@ -4,7 +4,9 @@
  * filter that is a lone `_id` (anything else, `$in` included, scans the collection), so there each
  * id is its own point read, all in flight at once. Updates: MongoDB applies one to a document
  * atomically; FerretDB 1.x reads the document, then writes it whole by `_id`, so two concurrent
- * updates of one document can lose one.
+ * updates of one document can lose one. Indexes: FerretDB 1.x reads none but `_id`'s, so another
+ * index serves no query there and costs every insert its keys, each one parsed from the document's
+ * JSON.
  */
 import type { Collection, Db, Document, Filter } from 'mongodb';
 
@@ -29,8 +31,12 @@ export interface ServerTraits {
   readonly byIds: IdLookup;
   /** Whether an update's read and write of a document are one atomic step. */
   readonly atomicUpdates: boolean;
+  /** Whether queries read indexes other than `_id`'s. */
+  readonly secondaryIndexes: boolean;
 }
 
 export async function serverTraits(db: Db): Promise<ServerTraits> {
-  return isFerretDb(await db.admin().command({ buildInfo: 1 })) ? { byIds: pointReads, atomicUpdates: false } : { byIds: oneQuery, atomicUpdates: true };
+  return isFerretDb(await db.admin().command({ buildInfo: 1 })) 
+    ? { byIds: pointReads, atomicUpdates: false, secondaryIndexes: false }
+    : { byIds: oneQuery, atomicUpdates: true, secondaryIndexes: true };
 }
