@@ -36,7 +36,7 @@ export interface ServerTraits {
 }
 
 export async function serverTraits(db: Db): Promise<ServerTraits> {
-  return isFerretDb(await db.admin().command({ buildInfo: 1 })) 
+  return isFerretDb(await db.admin().command({ buildInfo: 1 }))
     ? { byIds: pointReads, atomicUpdates: false, secondaryIndexes: false }
     : { byIds: oneQuery, atomicUpdates: true, secondaryIndexes: true };
 }
