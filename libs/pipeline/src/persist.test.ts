@@ -121,6 +121,21 @@ describe('Persister: writes', () => {
     expect(row.createdBy).toBe(SYSTEM_ACTOR);
   });
 
+  it('settles only the proposals the catalog ingest appended: another producer has no request to answer', async () => {
+    const settled: string[] = [];
+    persister = new Persister(registry, store, logs, { settle: (id) => settled.push(id) });
+    const status = (removed: boolean, headers?: Record<string, string>) =>
+      record({ entityType: 'dataset', entityUrn: DS, changeType: 'UPSERT', aspectName: 'status', aspect: { value: JSON.stringify({ removed }), contentType: JSON_CONTENT } }, headers);
+    const external = status(true, {});
+    const externalBad = record({ entityType: 'dataset', entityUrn: DS, changeType: 'UPSERT', aspectName: 'nope', aspect: { value: '{}', contentType: JSON_CONTENT } }, {});
+    const ours = status(false);
+    await persister.handleBatch([external, externalBad, ours]);
+    expect(settled).toEqual([ours.id]);
+    // Applied and failed as before: only the answer is left out.
+    expect(await latest('status')).toEqual({ removed: false });
+    expect(await drain(logs.failedProposals)).toHaveLength(1);
+  });
+
   it('carries the previous value in the change log of an update', async () => {
     await apply(upsert('status', { removed: false }, { systemMetadata: { runId: 'first', lastObserved: 1 } }), upsert('status', { removed: true }));
     const mcls = await drain(logs.versionedChangeLog);

@@ -16,7 +16,7 @@
 import { applyPatch, PatchError, RestliError, unprocessable, type Registry } from '@cairn/core';
 import type { AuditStamp, FailedMetadataChangeProposal, MetadataChangeLog, MetadataChangeProposal } from '@cairn/events';
 import { proposalMark, type AspectStore, type BatchDelivery, type BatchTaken, type LogRecord, type NewRecord, type StoredAspect, type WriteOutcome } from '@cairn/ports';
-import { ACTOR_HEADER, SYSTEM_ACTOR, type PipelineLogs } from './logs';
+import { ACTOR_HEADER, mayBeAwaited, SYSTEM_ACTOR, type PipelineLogs } from './logs';
 import { rememberParsedAspect } from './parsed-aspects';
 import { checkAspectValue, checkProposalOnce, isClientError, JSON_CONTENT, type CheckedProposal } from './proposal-check';
 import type { ApplyResult, ProposalSettler, Settled } from './write-notifier';
@@ -78,7 +78,7 @@ interface Applied {
   readonly timeseries: MetadataChangeLog[];
 }
 
-/** The change logs, failures and outcomes of applied proposals, appended and settled together. */
+/** The change logs, failures and outcomes of applied proposals, appended and settled together (outcomes only where a request may wait). */
 class Outbox {
   readonly versioned: NewRecord<MetadataChangeLog>[] = [];
   readonly timeseries: NewRecord<MetadataChangeLog>[] = [];
@@ -88,13 +88,13 @@ class Outbox {
   applied(record: LogRecord<MetadataChangeProposal>, applied: Applied): void {
     for (const value of applied.versioned) this.versioned.push({ key: record.key, value });
     for (const value of applied.timeseries) this.timeseries.push({ key: record.key, value });
-    this.settled.push([record.id, { ok: true, result: applied.result }]);
+    if (mayBeAwaited(record)) this.settled.push([record.id, { ok: true, result: applied.result }]);
   }
 
   rejected(record: LogRecord<MetadataChangeProposal>, err: unknown): void {
     const error = err instanceof RestliError ? err : new RestliError(500, `Failed to apply proposal: ${(err as Error).message}`);
     this.failed.push({ key: record.key, value: { metadataChangeProposal: record.value, error: error.message } });
-    this.settled.push([record.id, { ok: false, error }]);
+    if (mayBeAwaited(record)) this.settled.push([record.id, { ok: false, error }]);
   }
 }
 
