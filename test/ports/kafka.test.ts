@@ -151,6 +151,21 @@ describeWithKafka('Kafka adapter on a real broker', () => {
       expect(records().map((r) => r.value.seq)).toEqual(appended.map((a) => a.value.seq));
     });
 
+    it('hands a backlog over in batches of up to 1,500 records, more than one default-sized fetch of a partition carries', async () => {
+      const log = freshLog<{ key: string; seq: number; pad: string }>('backlog');
+      const key = 'urn:li:corpuser:backlog';
+      // 3,600 records of 2 KB on one partition: 7 MB, where kafkajs's default fetch takes 1 MB of a partition.
+      const appended = Array.from({ length: 3600 }, (_, seq) => ({ key, value: { key, seq, pad: 'x'.repeat(2048) } }));
+      await log.append(appended);
+      const { consumer, batches, records, received } = collect(log, 'backlog');
+      await received(appended.length);
+      await consumer.stop();
+      expect(records().map((r) => r.value.seq)).toEqual(appended.map((a) => a.value.seq));
+      const sizes = batches.map((b) => b.length);
+      expect(Math.max(...sizes)).toBe(1500);
+      expect(sizes.length).toBeLessThanOrEqual(5);
+    });
+
     it('has the broker stamp records as it appends them, so a later offset never carries an earlier time', async () => {
       const log = freshLog<Sample>('stamps');
       const key = 'urn:li:corpuser:stamps';
