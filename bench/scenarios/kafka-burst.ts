@@ -4,7 +4,7 @@
  * (Kafka, the persister, MongoDB, the change logs) persists proposals when it is not waiting on
  * HTTP clients, set against raw MongoDB upserts of the same rows in the same run.
  */
-import { groupProgress, kafkaGroupId } from '@cairn/adapter-kafka';
+import { groupProgress, kafkaGroupId, quietIdleRequestQueues } from '@cairn/adapter-kafka';
 import { PERSISTER_GROUP } from '@cairn/composition';
 import { Kafka, logLevel } from 'kafkajs';
 import type { CatalogClient } from '../client/catalog-client';
@@ -37,6 +37,7 @@ const POLL_MS = 50;
 
 export async function runKafkaBurst(client: CatalogClient, feed: ProposalFeed, options: KafkaBurstOptions): Promise<KafkaBurstResult> {
   const producer = await mcpProducer(options);
+  quietIdleRequestQueues();
   const admin = new Kafka({ clientId: 'cairn-bench-burst', brokers: options.brokers.split(','), logLevel: logLevel.NOTHING }).admin();
   await admin.connect();
   try {

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Type } from 'avsc';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
+import { quietIdleRequestQueues } from '@cairn/adapter-kafka';
 import { frame, type MetadataChangeProposal } from '@cairn/events';
 import type { CatalogClient } from '../client/catalog-client';
 import { REPO_ROOT } from '../deployments/service-process';
@@ -85,6 +86,8 @@ export async function mcpProducer(options: McpTopicOptions): Promise<McpProducer
         systemMetadata: null,
       }),
     );
+  // The load generator shares the catalog's cores: its idle connections should not spin either.
+  quietIdleRequestQueues();
   const kafka = new Kafka({ clientId: 'cairn-bench-producer', brokers: options.brokers.split(','), logLevel: logLevel.NOTHING });
   const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
   await producer.connect();

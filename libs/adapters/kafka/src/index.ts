@@ -4,3 +4,4 @@ export { KafkaGroupConsumer } from './group-consumer';
 export { kafkaSettingsFromEnv, type ConsumerTuning, type KafkaEnv, type KafkaSettings } from './kafka-settings';
 export { avroValueCodec, jsonValueCodec, isEventTopic, type EventTopic, type EventValue, type ValueCodec } from './value-codecs';
 export type { OnUndecodable, UndecodableRecord } from './kafka-records';
+export { quietIdleRequestQueues } from './idle-request-queues';

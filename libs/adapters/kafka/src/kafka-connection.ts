@@ -4,6 +4,7 @@ import { createEventSchemaRegistry, type SchemaRegistryCore } from '@cairn/event
 import type { Consumer } from '@cairn/ports';
 import { Kafka, Partitioners, type Admin, type Producer } from 'kafkajs';
 import type { GroupClients } from './group-consumer';
+import { quietIdleRequestQueues } from './idle-request-queues';
 import { KafkaEventLog, type KafkaEventLogOptions } from './kafka-event-log';
 import { KAFKAJS_LOG_LEVEL, kafkaLogCreator } from './kafka-logging';
 import { kafkaSettingsFromEnv, type KafkaEnv, type KafkaSettings } from './kafka-settings';
@@ -31,6 +32,7 @@ export class KafkaConnection {
   ) {
     this.logger = options.logger ?? createLogger('kafka');
     this.registry = options.registry ?? createEventSchemaRegistry();
+    quietIdleRequestQueues();
     this.kafka = new Kafka({
       clientId: settings.clientId,
       brokers: [...settings.brokers],
