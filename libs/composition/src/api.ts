@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { Express } from 'express';
 import { createLogger, type Registry } from '@cairn/core';
 import { authSettingsFromEnv, bootstrapAuth, type AuthSettings, type SecretSource } from '@cairn/auth';
-import { authenticateRequests, cors, createRestApp, directRoutes, sessionRouter, type CatalogContext, type ServerInfo } from '@cairn/api-rest';
+import { admittingBodies, authenticateRequests, BodyAdmission, cors, createRestApp, directRoutes, sessionRouter, type CatalogContext, type ServerInfo } from '@cairn/api-rest';
 import { createGraphqlApi, EXPLORER_PATH, GRAPHQL_PATHS } from '@cairn/api-graphql';
 import { httpMetricsMiddleware, metricsHandler, requestTimer, type Metrics, type MetricsData } from '@cairn/observability';
 import { Backpressure, DEFAULT_BACKPRESSURE, IndexRestorer, IngestService, type ProposalAuthorizer, type WriteNotifier } from '@cairn/pipeline';
@@ -16,6 +16,12 @@ import { intFromEnv } from './service';
 
 export const SERVICE_VERSION = 'v0.10.4-cairn';
 
+/**
+ * Request bodies held at once: hundreds of the largest batches producers send (a hundred proposals,
+ * about 150 KB), and each byte takes several once parsed and checked.
+ */
+export const DEFAULT_MAX_INFLIGHT_BODY_BYTES = 32 * 1024 * 1024;
+
 export interface ApiConfig {
   readonly port: number;
   readonly host: string;
@@ -26,6 +32,7 @@ export interface ApiConfig {
   readonly maxIndexLag: number;
   readonly maxBacklogSeconds: number;
   readonly maxPendingWrites: number;
+  readonly maxInflightBodyBytes: number;
   readonly auth: AuthSettings;
 }
 
@@ -41,6 +48,7 @@ export function apiConfigFromEnv(env: Env, defaults: { authEnabled: boolean } = 
     maxIndexLag: intFromEnv(env, 'MAX_INDEX_LAG', DEFAULT_BACKPRESSURE.maxLag),
     maxBacklogSeconds: intFromEnv(env, 'MAX_BACKLOG_SECONDS', DEFAULT_BACKPRESSURE.maxBacklogSeconds),
     maxPendingWrites: intFromEnv(env, 'MAX_PENDING_WRITES', DEFAULT_BACKPRESSURE.maxPendingWrites),
+    maxInflightBodyBytes: intFromEnv(env, 'MAX_INFLIGHT_BODY_BYTES', DEFAULT_MAX_INFLIGHT_BODY_BYTES),
     auth: authSettingsFromEnv(env, { enabled: defaults.authEnabled }),
   };
 }
@@ -123,9 +131,15 @@ export async function startApi(
     mountExtra?.(a);
     a.use(graphql.router);
   });
+  const timer = (method: string, route: string) => requestTimer(metrics, method, route);
   // With authentication off, the requests clients send most skip express (direct-routes.ts).
-  const direct = config.auth.enabled ? undefined : directRoutes(context, (method, route) => requestTimer(metrics, method, route));
-  const { server: http, port } = await listen(app, config.port, config.host, direct);
+  const direct = config.auth.enabled ? undefined : directRoutes(context, timer);
+  const admission = new BodyAdmission({
+    maxInflightBytes: config.maxInflightBodyBytes,
+    unknownLengthBytes: config.maxBodyBytes,
+    retryAfterSeconds: DEFAULT_BACKPRESSURE.retryAfterSeconds,
+  });
+  const { server: http, port } = await listen(app, config.port, config.host, admittingBodies(admission, direct, timer));
   return {
     server: http,
     port,
