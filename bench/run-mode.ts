@@ -77,7 +77,7 @@ async function deploy(ctx: RunContext, mode: Mode, backends: Backends, label: st
 
 /**
  * Elasticsearch's JVM, freshly started, took four runs of 6,251 proposals to halve its CPU per
- * proposal (docs/performance.md, run AQ), and 18,803 proposals in batches of 100 did not do it: a
+ * proposal (docs/performance-log.md, run AQ), and 18,803 proposals in batches of 100 did not do it: a
  * throwaway deployment of its own prefix is sent what the ingest sends, one proposal a request from
  * as many clients, for a while first, then dropped with its data.
  */

@@ -8,7 +8,7 @@
  * esbuild, with the workspace modules they import, into node_modules/.cache/cairn/bundles, and run
  * from there; the bundles are built again when any file they were built from changes. Loading a
  * few hundred modules through tsx's hooks took about half of a start to healthy, in the main thread
- * and again in each worker thread, which on two cores competed with it (docs/performance.md).
+ * and again in each worker thread, which on two cores competed with it (docs/performance-log.md).
  * Packages from node_modules stay outside the bundles and load as they always do.
  *
  * Plain CommonJS, so that it runs before anything can compile TypeScript.

@@ -2,7 +2,7 @@
  * Admission of request bodies by the memory they will take. Node reads every connection's request
  * as it arrives, so under far more clients than the catalog can serve every waiting request's body
  * sat in memory, parsed and checked, and each waited behind all the others: 10,000 clients held
- * 873 MB and waited up to 39 s (docs/performance.md, the overload). A body that would take the
+ * 873 MB and waited up to 39 s (docs/performance.md, Overload). A body that would take the
  * bytes in flight over the bound is answered 429 with Retry-After before it is read (Node then
  * reads it off the connection and drops it), so memory and the wait stay bounded by configuration,
  * whatever the number of clients.

@@ -4,7 +4,7 @@
  * `GET /entitiesV2/<urn>` (every SDK's read). Routing, request and response objects and the body
  * middleware cost about 100 µs of CPU a request on a small machine, and the objects they leave
  * outlive young-generation collections, so the old generation fills and its collections stall the
- * thread (docs/performance.md). The answers are the express routes': the same actions, headers and
+ * thread (docs/performance-log.md). The answers are the express routes': the same actions, headers and
  * error answer. Only requests express would handle no differently come this way, and only while
  * authentication is off: a request with an `Origin` (CORS), a body without a declared length or
  * over the limit, a compressed or non-UTF-8 body, or any other path goes to express.

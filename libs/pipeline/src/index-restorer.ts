@@ -126,7 +126,7 @@ export class StoreRestater implements Restater {
     if (pass.reading) return pass.reading;
     // Nothing to read: no reading is started, since one that ended before it was stored would stay
     // stored, resolved, and every later wait for rows would spin on it (it held the pipeline
-    // thread of a 100k rebuild, docs/performance.md).
+    // thread of a 100k rebuild, docs/performance-log.md).
     if (pass.exhausted || pass.ahead.length >= READ_AHEAD) return Promise.resolve();
     const reading = (async () => {
       try {

@@ -68,7 +68,7 @@ function urnFromKeyAspect(entity: EntitySpec, mcp: MetadataChangeProposal): stri
  * from a log, or coming from anywhere else, is a new object and is checked in full. A property
  * rather than a WeakMap entry: an entry whose value holds its key outlived young-generation
  * collections, so every checked proposal was copied and promoted (1.5 MB a collection on the
- * embedded API thread, docs/performance.md); the property dies with its proposal. Not enumerable,
+ * embedded API thread, docs/performance-log.md); the property dies with its proposal. Not enumerable,
  * so a change log spread from the proposal does not carry it, and a symbol's property is neither
  * serialized nor copied to another thread.
  */

@@ -2,7 +2,7 @@
  * `npm install`'s last step, run by the launcher: builds every service's bundles (libs/launcher), so
  * no first start builds them, then starts the catalog once on a throwaway directory and closes it, so
  * the model's parsed form is cached. Building at a first start took it about half a second more
- * (docs/performance.md).
+ * (docs/performance-log.md).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -46,7 +46,7 @@ function applyWriterSettings(db: EmbeddedDb, options: DatabaseOptions): void {
   // when the writer's own checkpoint copies the rest and fsyncs the file, holding the writer up.
   // At 256 MB of log (rather than SQLite's 4) that happens a few times a minute: the search writer's
   // index lag p99 went from 1.4 s at 64 MB to 0.5 s, and the catalog's request latency p99 from 24
-  // to 16 ms (docs/performance.md: run AI4; "Where the time goes", the tenth session).
+  // to 16 ms (docs/performance-log.md: run AI4; "Where the time goes", the tenth session).
   db.pragma('wal_autocheckpoint = 65536');
 }
 

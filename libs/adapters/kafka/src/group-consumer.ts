@@ -16,7 +16,7 @@ import type { ValueCodec } from './value-codecs';
  * fixed however many records it carries. With batches of up to 1,500 rather than 500, and fetches
  * that may carry them (`MAX_FETCH_BYTES_PER_PARTITION`), a 10k Kafka burst persisted 1,365 to
  * 1,439 proposals/s against 1,228 to 1,338, alternating on the usual 2-core machine, the catalog's
- * CPU a proposal 468 to 483 µs against 496 to 539 (docs/performance.md).
+ * CPU a proposal 468 to 483 µs against 496 to 539 (docs/performance-log.md).
  */
 const DEFAULT_MAX_BATCH = 1500;
 /** kafkajs's 1 MB default held a partition's fetch to about 500 of the bench's proposals (2 KB on average). */
