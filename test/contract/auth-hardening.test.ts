@@ -4,6 +4,7 @@
  * body is read, no secret in the logs, and no start without keys in production.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedCatalog } from '../../services/standalone/src/embedded-catalog';
@@ -51,6 +52,30 @@ describe('requests', () => {
     const big = { proposal: { padding: 'x'.repeat(5000) } };
     expect((await call(t, 'POST', '/aspects?action=ingestProposal', big)).status).toBe(401);
     expect((await call(t, 'POST', '/aspects?action=ingestProposal', big, SYSTEM)).status).toBe(413);
+  });
+
+  it('without valid credentials hold none of MAX_INFLIGHT_BODY_BYTES, however slowly they send a large body: they are refused at once', async () => {
+    const t = await target({ MAX_INFLIGHT_BODY_BYTES: '2000' });
+    const { hostname, port } = new URL(t.baseUrl);
+    const slowBody = (authorization?: string) =>
+      new Promise<Socket>((resolve) => {
+        const socket = connect(Number(port), hostname, () => {
+          const credentials = authorization ? `Authorization: ${authorization}\r\n` : '';
+          socket.write(`POST /aspects?action=ingestProposal HTTP/1.1\r\nHost: x\r\n${credentials}Content-Type: application/json\r\nContent-Length: 1990\r\n\r\n{"proposal":`);
+          resolve(socket);
+        });
+      });
+    const write = () => call(t, 'POST', READ, { aspect: 'status' }, SYSTEM);
+    const stranger = await slowBody();
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await write()).status).toBe(200);
+    stranger.destroy();
+    const client = await slowBody(SYSTEM.Authorization);
+    let refused = await write();
+    for (let i = 0; i < 50 && refused.status !== 429; i++) refused = await write();
+    expect(refused.status).toBe(429);
+    expect(refused.body.message).toMatch(/Too many request bytes in flight/);
+    client.destroy();
   });
 
   it('get no CORS headers unless origins are configured, then only those origins', async () => {

@@ -5,7 +5,9 @@
  * 873 MB and waited up to 39 s (docs/performance.md, Overload). A body that would take the
  * bytes in flight over the bound is answered 429 with Retry-After before it is read (Node then
  * reads it off the connection and drops it), so memory and the wait stay bounded by configuration,
- * whatever the number of clients.
+ * whatever the number of clients. A request is counted until its answer is sent, not until its body
+ * has come: one without valid credentials, answered 401 at once, holds none of the bound however
+ * slowly it sends its body.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TooManyRequests } from '@cairn/pipeline';
