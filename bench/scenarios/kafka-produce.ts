@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Type } from 'avsc';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
-import { quietIdleRequestQueues } from '@cairn/adapter-kafka';
+import { quietIdleRequestQueues, sendableParts } from '@cairn/adapter-kafka';
 import { frame, type MetadataChangeProposal } from '@cairn/events';
 import type { CatalogClient } from '../client/catalog-client';
 import { REPO_ROOT } from '../deployments/service-process';
@@ -92,8 +92,10 @@ export async function mcpProducer(options: McpTopicOptions): Promise<McpProducer
   const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
   await producer.connect();
   return {
+    // A tick that came late carries more than one request may (MESSAGE_TOO_LARGE): sent in parts, in order.
     send: async (items) => {
-      await producer.send({ topic: options.topic, messages: items.map((i) => ({ key: i.proposal.entityUrn!, value: encode(i.proposal) })) });
+      const messages = items.map((i) => ({ key: i.proposal.entityUrn!, value: encode(i.proposal) }));
+      for (const part of sendableParts(messages)) await producer.send({ topic: options.topic, messages: part });
     },
     disconnect: () => producer.disconnect(),
   };

@@ -5,3 +5,4 @@ export { kafkaSettingsFromEnv, type ConsumerTuning, type KafkaEnv, type KafkaSet
 export { avroValueCodec, jsonValueCodec, isEventTopic, type EventTopic, type EventValue, type ValueCodec } from './value-codecs';
 export type { OnUndecodable, UndecodableRecord } from './kafka-records';
 export { quietIdleRequestQueues } from './idle-request-queues';
+export { sendableParts } from './sendable-parts';

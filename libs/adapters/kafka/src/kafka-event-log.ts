@@ -5,37 +5,10 @@ import { KafkaGroupConsumer } from './group-consumer';
 import type { KafkaConnection } from './kafka-connection';
 import { appendedIds, type OnUndecodable } from './kafka-records';
 import { memoizeUntilFailure } from './memoize-until-failure';
+import { sendableParts } from './sendable-parts';
 import { SerialBatcher } from './serial-batcher';
 import { ensureTopic } from './topic-setup';
 import type { ValueCodec } from './value-codecs';
-
-/** Well under the broker's default message.max.bytes (1 MB), which bounds each partition's batch of a request. */
-const MAX_SEND_BYTES = 512 * 1024;
-
-function sizeOf(message: Message): number {
-  const length = (v: Message['key'] | Message['value']) => (v === null || v === undefined ? 0 : Buffer.byteLength(v as string | Buffer));
-  const headers = Object.entries(message.headers ?? {}).reduce((n, [k, v]) => n + k.length + length(v as string | Buffer | undefined), 0);
-  return length(message.key) + length(message.value) + headers;
-}
-
-/** Consecutive runs of messages of at most `max` bytes (a larger message alone). */
-function bySize(messages: readonly Message[], max: number): Message[][] {
-  const parts: Message[][] = [];
-  let part: Message[] = [];
-  let bytes = 0;
-  for (const m of messages) {
-    const size = sizeOf(m);
-    if (part.length && bytes + size > max) {
-      parts.push(part);
-      part = [];
-      bytes = 0;
-    }
-    part.push(m);
-    bytes += size;
-  }
-  if (part.length) parts.push(part);
-  return parts;
-}
 
 /**
  * The Kafka group of a port's consumer group on one topic. The port's groups are per log, as in the
@@ -115,7 +88,7 @@ export class KafkaEventLog<T> implements EventLog<T> {
   /** Sends in order, in requests small enough for the broker (a request's records for a partition form one batch, bounded by its message.max.bytes). */
   private async send(messages: Message[]): Promise<string[]> {
     const ids: string[] = [];
-    for (const part of bySize(messages, MAX_SEND_BYTES)) ids.push(...(await this.sendPart(part)));
+    for (const part of sendableParts(messages)) ids.push(...(await this.sendPart(part)));
     return ids;
   }
 
