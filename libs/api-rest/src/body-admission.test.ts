@@ -93,6 +93,7 @@ it('answers 429 with Retry-After in the Rest.li error shape for a body that does
   expect(refused.status).toBe(429);
   expect(refused.headers['retry-after']).toBe('2');
   expect(refused.headers['x-restli-error-response']).toBe('true');
+  expect(refused.headers['x-restli-protocol-version']).toBe('2.0.0');
   expect(JSON.parse(refused.body)).toMatchObject({ status: 429, message: expect.stringMatching(/Too many request bytes in flight/) });
   expect(reached).toEqual(['/hold']);
   expect(admission.inflightBytes).toBe(900);

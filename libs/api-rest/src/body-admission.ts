@@ -11,8 +11,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TooManyRequests } from '@cairn/pipeline';
-import { errorAnswer } from './app';
-import type { DirectHandler, RequestTimer } from './direct-routes';
+import { answerer, failer, type DirectHandler, type RequestTimer } from './direct-routes';
 
 export interface BodyAdmissionLimits {
   /** Bytes of request bodies being read or handled at once; a body larger still is admitted alone. */
@@ -45,11 +44,7 @@ export class BodyAdmission {
         `Too many request bytes in flight (${mb(this.inflight)} MB of ${mb(this.limits.maxInflightBytes)} MB); retry later`,
         this.limits.retryAfterSeconds,
       );
-      const answer = errorAnswer(refusal, false);
-      const body = JSON.stringify(answer.body);
-      res.writeHead(answer.status, { ...answer.headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)) });
-      res.end(body);
-      timer?.(req.method ?? 'POST', '(refused: request bytes in flight)')(answer.status);
+      failer(answerer(res, timer?.(req.method ?? 'POST', '(refused: request bytes in flight)')), false)(refusal);
       return true;
     }
     this.inflight += bytes;

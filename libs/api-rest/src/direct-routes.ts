@@ -32,7 +32,8 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 type Answer = (status: number, body: string, headers?: Record<string, string>) => void;
 
-function answerer(res: ServerResponse, recorded: ((status: number) => void) | undefined): Answer {
+/** Writes a JSON answer with the Rest.li headers every route's answer has, and records its status. */
+export function answerer(res: ServerResponse, recorded: ((status: number) => void) | undefined): Answer {
   return (status, body, headers = {}) => {
     res.writeHead(status, {
       [RESTLI_PROTOCOL_HEADER]: RESTLI_PROTOCOL_VERSION,
@@ -45,7 +46,8 @@ function answerer(res: ServerResponse, recorded: ((status: number) => void) | un
   };
 }
 
-function failer(answer: Answer, exposeStackTraces: boolean) {
+/** Answers an error in the Rest.li error shape, as express's error handler does. */
+export function failer(answer: Answer, exposeStackTraces: boolean) {
   return (err: unknown) => {
     const e = errorAnswer(err, exposeStackTraces);
     answer(e.status, JSON.stringify(e.body), e.headers);
