@@ -34,7 +34,8 @@ async function main(options: BenchOptions): Promise<void> {
   };
   writeReport(out, report);
   for (const [mode, r] of Object.entries(modes)) {
-    process.stdout.write(`\n${mode} (${r.catalog.entities} entities)\n${formatTable(tableRows(r))}\n`);
+    const authentication = mode === 'distributed' || options.auth ? ', authentication on' : '';
+    process.stdout.write(`\n${mode} (${r.catalog.entities} entities${authentication})\n${formatTable(tableRows(r))}\n`);
     for (const [name, profile] of Object.entries(r.profiles ?? {})) process.stdout.write(`\nprofile ${name}\n${formatProfile(profile)}\n`);
   }
   process.stdout.write(`\ntargets\n${formatTargets(targets)}\n\nreport: ${relative(process.cwd(), out)} (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);

@@ -39,6 +39,8 @@ export interface BenchOptions {
   readonly profile: boolean;
   readonly out?: string;
   readonly keepData: boolean;
+  /** Embedded: authentication on (the distributed gms always has it), the benchmark the system client. */
+  readonly auth: boolean;
 }
 
 export const USAGE = `usage: npm run bench -- [options]
@@ -64,7 +66,8 @@ export const USAGE = `usage: npm run bench -- [options]
   --overload-seconds N               its duration (default 10)
   --profile                          CPU-profile the service processes and summarize the hot spots
   --out FILE                         JSON report (default bench/reports/<mode>-<entities>-<time>.json)
-  --keep-data                        keep the embedded data directory`;
+  --keep-data                        keep the embedded data directory
+  --auth                             embedded: authentication on, called as the system client (distributed: always on)`;
 
 export function parseOptions(argv: readonly string[]): BenchOptions {
   const values = new Map<string, string>();
@@ -73,7 +76,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     const a = argv[i]!;
     if (a === '--help' || a === '-h') throw new Error(USAGE);
     if (!a.startsWith('--')) throw new Error(`unexpected argument ${a}\n${USAGE}`);
-    if (a === '--profile' || a === '--keep-data') flags.add(a);
+    if (a === '--profile' || a === '--keep-data' || a === '--auth') flags.add(a);
     else {
       const v = argv[++i];
       if (v === undefined) throw new Error(`${a} needs a value`);
@@ -122,6 +125,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     profile: flags.has('--profile'),
     ...(out ? { out } : {}),
     keepData: flags.has('--keep-data'),
+    auth: flags.has('--auth'),
   };
   if (values.size) throw new Error(`unknown option ${[...values.keys()].join(', ')}\n${USAGE}`);
   return options;

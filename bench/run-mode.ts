@@ -71,7 +71,7 @@ async function deploy(ctx: RunContext, mode: Mode, backends: Backends, label: st
   if (profileDir) mkdirSync(profileDir, { recursive: true });
   const common = { logDir, env, ...(profileDir ? { profileDir } : {}) };
   return mode === 'embedded'
-    ? startEmbedded({ ...common, keepData: ctx.options.keepData })
+    ? startEmbedded({ ...common, keepData: ctx.options.keepData, auth: ctx.options.auth })
     : startDistributed({ ...common, backends, prefix: prefixOf(ctx, label) });
 }
 

@@ -1,4 +1,5 @@
 /** What a scenario needs of the catalog under test, whichever way it is deployed. */
+import { randomBytes } from 'node:crypto';
 import type { MemoryReading } from './service-process';
 
 export type Mode = 'embedded' | 'distributed';
@@ -21,6 +22,18 @@ export interface Deployment {
   /** Stops and starts the API process on the data it has; answers the time to healthy. */
   restart(): Promise<number>;
   stop(): Promise<void>;
+}
+
+/** Authentication on, with fresh secrets: the API's environment and the system client's Authorization header. */
+export function systemClientAuth(): { env: Record<string, string>; authorization: string } {
+  const secret = () => randomBytes(24).toString('hex');
+  const env = {
+    METADATA_SERVICE_AUTH_ENABLED: 'true',
+    DATAHUB_TOKEN_SERVICE_SIGNING_KEY: secret(),
+    DATAHUB_TOKEN_SERVICE_SALT: secret(),
+    DATAHUB_SYSTEM_CLIENT_SECRET: secret(),
+  };
+  return { env, authorization: `Basic __datahub_system:${env.DATAHUB_SYSTEM_CLIENT_SECRET}` };
 }
 
 /** `cairn_consumer_lag_records` per consumer group, from the API process's Prometheus metrics. */

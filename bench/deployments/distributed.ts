@@ -1,6 +1,5 @@
 /** The distributed deployment: gms and the three consumers as processes, on the servers of deploy/local. */
-import { randomBytes } from 'node:crypto';
-import type { Deployment } from './deployment';
+import { systemClientAuth, type Deployment } from './deployment';
 import { dropPrefixed, serviceEnv, type Backends } from '../../deploy/local/prefixed-run';
 import { BackendProcesses } from './backend-processes';
 import { ServiceProcess } from './service-process';
@@ -18,9 +17,8 @@ export interface DistributedOptions {
 
 export async function startDistributed(options: DistributedOptions): Promise<Deployment> {
   // gms runs with authentication on, as deployed; the benchmark calls it as the system client.
-  const secret = () => randomBytes(24).toString('hex');
-  const auth = { DATAHUB_TOKEN_SERVICE_SIGNING_KEY: secret(), DATAHUB_TOKEN_SERVICE_SALT: secret(), DATAHUB_SYSTEM_CLIENT_SECRET: secret() };
-  const env = { ...serviceEnv(options.backends, options.prefix), ...auth, ...options.env };
+  const auth = systemClientAuth();
+  const env = { ...serviceEnv(options.backends, options.prefix), ...auth.env, ...options.env };
   const start = (name: string, port?: number) =>
     ServiceProcess.start({ name, env, logDir: options.logDir, ...(port ? { port } : {}), ...(options.profileDir ? { profileDir: options.profileDir } : {}) });
   // The consumers first, as deploy/local/services.sh does: gms is healthy once they are running.
@@ -40,7 +38,7 @@ export async function startDistributed(options: DistributedOptions): Promise<Dep
   return {
     mode: 'distributed',
     baseUrl: gms.baseUrl,
-    authorization: `Basic __datahub_system:${auth.DATAHUB_SYSTEM_CLIENT_SECRET}`,
+    authorization: auth.authorization,
     startToHealthyMs: gms.startToHealthyMs,
     memory: () =>
       all()

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Deployment } from './deployment';
+import { systemClientAuth, type Deployment } from './deployment';
 import { ServiceProcess } from './service-process';
 
 export interface EmbeddedOptions {
@@ -11,15 +11,18 @@ export interface EmbeddedOptions {
   readonly env?: Record<string, string>;
   /** Keep the data directory after the run (to inspect it). */
   readonly keepData?: boolean;
+  /** Authentication on (off by default, as `npm start`), the benchmark calling as the system client. */
+  readonly auth?: boolean;
 }
 
 export async function startEmbedded(options: EmbeddedOptions): Promise<Deployment> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cairn-bench-'));
+  const auth = options.auth ? systemClientAuth() : undefined;
   const start = (port?: number) =>
     ServiceProcess.start({
       name: 'standalone',
       ...(port ? { port } : {}),
-      env: { DATA_DIR: dataDir, ...options.env },
+      env: { DATA_DIR: dataDir, ...auth?.env, ...options.env },
       logDir: options.logDir,
       ...(options.profileDir ? { profileDir: options.profileDir } : {}),
     });
@@ -27,6 +30,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<Deploymen
   return {
     mode: 'embedded',
     baseUrl: service.baseUrl,
+    ...(auth ? { authorization: auth.authorization } : {}),
     startToHealthyMs: service.startToHealthyMs,
     memory: () => service.memory(),
     cpuMs: () => service.cpuMs(),

@@ -1,17 +1,19 @@
 /**
  * `ingestProposal` and single `entitiesV2` gets answered outside express (direct-routes.ts): the
  * same answers as the express routes of the same catalog (reached under `/api/gms`, which the
- * direct routes never take), and every request express would treat differently handed to it
- * untouched.
+ * direct routes never take), with authentication off and on, and every request express would
+ * treat differently handed to it untouched.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { directRoutes } from '@cairn/api-rest';
+import { directRoutes, RequestAuthentication } from '@cairn/api-rest';
 import { configFromEnv } from '../../services/standalone/src/config';
 import { startEmbeddedCatalog, type RunningCatalog } from '../../services/standalone/src/embedded-catalog';
+import { AUTH_ENV, bearer, createToken, createUser, SYSTEM } from '../support/auth';
+import type { Target } from '../support/target';
 
 const FALLBACK_STATUS = 599;
 let dataDir: string;
@@ -20,6 +22,18 @@ let side: Server;
 let sidePort: number;
 const recorded: string[] = [];
 let fellBack = 0;
+
+/** A server answering through `handler`, and with FALLBACK_STATUS (counted) what it leaves to express. */
+async function sideServer(handler: (req: IncomingMessage, res: ServerResponse) => boolean): Promise<{ server: Server; port: number }> {
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    if (handler(req, res)) return;
+    fellBack++;
+    req.resume();
+    res.writeHead(FALLBACK_STATUS).end('express');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return { server, port: (server.address() as { port: number }).port };
+}
 
 interface Answer {
   status: number;
@@ -59,15 +73,7 @@ function statusProposal(name: string, entityType = 'dataset') {
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'cairn-direct-'));
   catalog = await startEmbeddedCatalog(configFromEnv({ PORT: '0', DATA_DIR: dataDir, MAX_BODY_BYTES: String(64 * 1024) }));
-  const handler = directRoutes(catalog.context, (method, route) => (status) => void recorded.push(`${method} ${route} ${status}`));
-  side = createServer((req: IncomingMessage, res: ServerResponse) => {
-    if (handler(req, res)) return;
-    fellBack++;
-    req.resume();
-    res.writeHead(FALLBACK_STATUS).end('express');
-  });
-  await new Promise<void>((resolve) => side.listen(0, '127.0.0.1', () => resolve()));
-  sidePort = (side.address() as { port: number }).port;
+  ({ server: side, port: sidePort } = await sideServer(directRoutes(catalog.context, (method, route) => (status) => void recorded.push(`${method} ${route} ${status}`))));
 });
 
 afterAll(async () => {
@@ -208,5 +214,84 @@ describe('entitiesV2 gets outside express', () => {
       const answer = await sent();
       expect({ what, status: answer.status, fellBack: fellBack - before }).toEqual({ what, status: FALLBACK_STATUS, fellBack: 1 });
     }
+  });
+});
+
+describe('with authentication on', () => {
+  let secured: RunningCatalog;
+  let securedDir: string;
+  let securedSide: { server: Server; port: number };
+  let userHeaders: Record<string, string>;
+  let user: string;
+  const ingestPath = '/aspects?action=ingestProposal';
+  const ingestAt = (port: number, path: string, body: string, headers: Record<string, string> = {}) => send(port, path, body, { ...withLength(body), ...headers });
+
+  beforeAll(async () => {
+    securedDir = mkdtempSync(join(tmpdir(), 'cairn-direct-auth-'));
+    secured = await startEmbeddedCatalog(configFromEnv({ PORT: '0', DATA_DIR: securedDir, ...AUTH_ENV, RATE_LIMIT_PER_MINUTE: '6' }));
+    const target: Target = { baseUrl: `http://127.0.0.1:${secured.port}`, authHeaders: {}, close: async () => undefined };
+    user = await createUser(target, 'direct_writer', 'direct-password', 'Editor');
+    userHeaders = bearer((await createToken(target, user, SYSTEM)).token);
+    // An instance of its own: this side server's limits are not the catalog's.
+    securedSide = await sideServer(directRoutes(secured.context, undefined, new RequestAuthentication(secured.context.auth!, { cookiePostPaths: [], cookieGetPrefixes: [] })));
+  }, 60_000);
+
+  afterAll(async () => {
+    await new Promise<void>((resolve) => securedSide.server.close(() => resolve()));
+    await secured.close();
+    rmSync(securedDir, { recursive: true, force: true });
+  });
+
+  it('refuses a request without valid credentials as express does, before reading its body', async () => {
+    const body = json(statusProposal('direct_refused'));
+    for (const headers of [{}, { Authorization: 'Basic __datahub_system:wrong' }, { Authorization: 'Token x' }] as Record<string, string>[]) {
+      const before = fellBack;
+      const a = await ingestAt(securedSide.port, ingestPath, body, headers);
+      const b = await ingestAt(secured.port, `/api/gms${ingestPath}`, body, headers);
+      expect({ headers, status: a.status, fellBack: fellBack - before }).toEqual({ headers, status: 401, fellBack: 0 });
+      expect(b.status).toBe(401);
+      expect(JSON.parse(a.body)).toEqual(JSON.parse(b.body));
+      for (const h of ['www-authenticate', 'x-restli-error-response']) expect(a.headers[h]).toBe(b.headers[h]);
+    }
+    const getA = await get(securedSide.port, `/entitiesV2/${encodeURIComponent(urnA)}`);
+    expect(getA.status).toBe(401);
+    expect(JSON.parse(getA.body)).toEqual(JSON.parse((await get(secured.port, `/api/gms/entitiesV2/${encodeURIComponent(urnA)}`)).body));
+  });
+
+  it("writes as the caller's actor, and reads as it", async () => {
+    const name = 'direct_by_user';
+    const urn = `urn:li:dataset:(urn:li:dataPlatform:hive,${name},PROD)`;
+    const before = fellBack;
+    expect((await ingestAt(securedSide.port, ingestPath, json(statusProposal(name)), userHeaders)).status).toBe(200);
+    const read = await get(securedSide.port, `/entitiesV2/${encodeURIComponent(urn)}?aspects=List(status)`, userHeaders);
+    expect(read.status).toBe(200);
+    expect(JSON.parse(read.body).aspects.status).toMatchObject({ value: { removed: false }, created: { actor: user } });
+    expect(read.body).toBe((await get(secured.port, `/api/gms/entitiesV2/${encodeURIComponent(urn)}?aspects=List(status)`, userHeaders)).body);
+    expect((await ingestAt(securedSide.port, ingestPath, json(statusProposal('direct_by_system')), SYSTEM)).status).toBe(200);
+    expect(fellBack - before).toBe(0);
+  });
+
+  it("hides a secret aspect the caller may not read, as express's route does", async () => {
+    const path = `/entitiesV2/${encodeURIComponent(user)}?aspects=List(corpUserCredentials,corpUserInfo)`;
+    const asUser = await get(securedSide.port, path, userHeaders);
+    expect(asUser.status).toBe(200);
+    expect(Object.keys(JSON.parse(asUser.body).aspects)).not.toContain('corpUserCredentials');
+    expect(asUser.body).toBe((await get(secured.port, `/api/gms${path}`, userHeaders)).body);
+    expect(Object.keys(JSON.parse((await get(securedSide.port, path, SYSTEM)).body).aspects)).toContain('corpUserCredentials');
+  });
+
+  it("counts each request once against the caller's rate limit, whichever path served it", async () => {
+    const target: Target = { baseUrl: `http://127.0.0.1:${secured.port}`, authHeaders: {}, close: async () => undefined };
+    const token = bearer((await createToken(target, await createUser(target, 'direct_limited', 'limited-password', 'Editor'), SYSTEM)).token);
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      statuses.push((await ingestAt(secured.port, ingestPath, json(statusProposal(`direct_limited_${i}`)), token)).status);
+      statuses.push((await ingestAt(secured.port, `/api/gms${ingestPath}`, json(statusProposal(`express_limited_${i}`)), token)).status);
+    }
+    const limited = await ingestAt(secured.port, ingestPath, json(statusProposal('direct_limited_last')), token);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(JSON.parse(limited.body)).toMatchObject({ status: 429, message: expect.stringMatching(/Too many requests from/) });
   });
 });

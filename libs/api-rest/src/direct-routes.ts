@@ -5,13 +5,20 @@
  * middleware cost about 100 µs of CPU a request on a small machine, and the objects they leave
  * outlive young-generation collections, so the old generation fills and its collections stall the
  * thread (docs/performance-log.md). The answers are the express routes': the same actions, headers and
- * error answer. Only requests express would handle no differently come this way, and only while
- * authentication is off: a request with an `Origin` (CORS), a body without a declared length or
- * over the limit, a compressed or non-UTF-8 body, or any other path goes to express.
+ * error answer. With authentication on, each request is authenticated by the instance express's
+ * middleware asks (the same refusals and rate limits), acts as its actor and is authorized as the
+ * route table says. Only requests express would handle no differently come this way: a request with
+ * an `Origin` (CORS), a body without a declared length or over the limit, a compressed or non-UTF-8
+ * body, or any other path goes to express.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readableStore, type RequestAuth } from '@cairn/auth';
+import { badRequest } from '@cairn/core';
 import { SYSTEM_ACTOR } from '@cairn/pipeline';
 import { errorAnswer, RESTLI_PROTOCOL_HEADER, RESTLI_PROTOCOL_VERSION } from './app';
+import { requireRouteAccess, urnsOf } from './auth/authorize-route';
+import { clientAddress, refusalHeaders, restliRefusal } from './auth/refusals';
+import type { RequestAuthentication } from './auth/request-authentication';
 import type { CatalogContext } from './context';
 import { actionParams, entityUrn } from './http';
 import { ingestProposal } from './routes/aspects';
@@ -64,11 +71,32 @@ function isDirectIngest(req: IncomingMessage, maxBodyBytes: number): boolean {
   return length !== undefined && /^\d+$/.test(length) && Number(length) <= maxBodyBytes;
 }
 
-function ingest(ctx: CatalogContext, req: IncomingMessage, answer: Answer): void {
-  const fail = failer(answer, ctx.info.exposeStackTraces);
+/** Who a request acts as: the system while authentication is off, else its authenticated actor. */
+interface Caller {
+  readonly actor: string;
+  readonly auth?: RequestAuth;
+}
+
+const UNAUTHENTICATED: Caller = { actor: SYSTEM_ACTOR };
+
+const pathOf = (url: string) => url.split('?', 1)[0]!;
+
+/** Calls `then` with the request's caller, or answers its refusal (before its body is read, as express does). */
+function asCaller(authentication: RequestAuthentication | undefined, req: IncomingMessage, answer: Answer, fail: (err: unknown) => void, then: (caller: Caller) => void): void {
+  if (authentication === undefined) return then(UNAUTHENTICATED);
+  authentication.authenticate({ method: req.method!, path: pathOf(req.url!), headers: req.headers, address: clientAddress(req) }).then((outcome) => {
+    if ('actor' in outcome) return then({ actor: outcome.actor.urn, auth: outcome.auth });
+    const { status, message } = outcome.refusal;
+    const restli = restliRefusal(status, message);
+    answer(status, restli.body, { ...refusalHeaders(outcome.refusal), ...restli.headers });
+  }, fail);
+}
+
+function ingest(ctx: CatalogContext, req: IncomingMessage, answer: Answer, fail: (err: unknown) => void, caller: Caller): void {
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
-  req.on('error', fail);
+  // A client that went away mid-body is not a server failure (express's body parser answers it 400 too).
+  req.on('error', (err) => fail(badRequest(`Request body not received: ${err.message}`)));
   req.on('end', () => {
     let parsed: unknown;
     try {
@@ -84,7 +112,7 @@ function ingest(ctx: CatalogContext, req: IncomingMessage, answer: Answer): void
     } catch (err) {
       return fail(err);
     }
-    ingestProposal(ctx, params, SYSTEM_ACTOR).then((value) => answer(200, JSON.stringify({ value })), fail);
+    ingestProposal(ctx, params, caller.actor).then((value) => answer(200, JSON.stringify({ value })), fail);
   });
 }
 
@@ -102,28 +130,45 @@ function directEntityUrn(req: IncomingMessage): string | undefined {
   }
 }
 
-function getEntity(ctx: CatalogContext, raw: string, url: string, answer: Answer): void {
-  const fail = failer(answer, ctx.info.exposeStackTraces);
-  try {
+function getEntity(ctx: CatalogContext, raw: string, url: string, answer: Answer, fail: (err: unknown) => void, caller: Caller): void {
+  const read = () => {
     const { urn, entity } = entityUrn(ctx.registry, raw);
-    readEntity(ctx, ctx.store, urn, entity, wantedAspects(url, entity)).then((json) => answer(200, json), fail);
-  } catch (err) {
-    fail(err);
+    // A secret aspect the actor may not read answers as if absent, as express's route does.
+    return readEntity(ctx, caller.auth ? readableStore(ctx.store, caller.auth) : ctx.store, urn, entity, wantedAspects(url, entity));
+  };
+  let reading: Promise<string>;
+  if (caller.auth === undefined) {
+    try {
+      reading = read();
+    } catch (err) {
+      return fail(err);
+    }
+  } else {
+    // As express's route-access check: the actor's privileges on the entity first, then the route's own 400s.
+    reading = requireRouteAccess(caller.auth, 'GET', pathOf(url), undefined, (source, pathParam) => urnsOf(source, { originalUrl: url, body: undefined }, pathParam)).then(read);
   }
+  reading.then((json) => answer(200, json), fail);
 }
 
-/** The direct routes of a catalog whose authentication is off (every request acts as the system). */
-export function directRoutes(ctx: CatalogContext, timer?: RequestTimer): DirectHandler {
-  const { maxBodyBytes } = ctx.info;
+/**
+ * The direct routes. `authentication`: undefined while authentication is off (every request acts
+ * as the system), else the instance express's middleware asks.
+ */
+export function directRoutes(ctx: CatalogContext, timer?: RequestTimer, authentication?: RequestAuthentication): DirectHandler {
+  const { maxBodyBytes, exposeStackTraces } = ctx.info;
   return (req, res) => {
     if (req.headers.origin !== undefined) return false;
     if (isDirectIngest(req, maxBodyBytes)) {
-      ingest(ctx, req, answerer(res, timer?.(DIRECT_ROUTES.ingest.method, DIRECT_ROUTES.ingest.route)));
+      const answer = answerer(res, timer?.(DIRECT_ROUTES.ingest.method, DIRECT_ROUTES.ingest.route));
+      const fail = failer(answer, exposeStackTraces);
+      asCaller(authentication, req, answer, fail, (caller) => ingest(ctx, req, answer, fail, caller));
       return true;
     }
     const urn = directEntityUrn(req);
     if (urn === undefined) return false;
-    getEntity(ctx, urn, req.url!, answerer(res, timer?.(DIRECT_ROUTES.entity.method, DIRECT_ROUTES.entity.route)));
+    const answer = answerer(res, timer?.(DIRECT_ROUTES.entity.method, DIRECT_ROUTES.entity.route));
+    const fail = failer(answer, exposeStackTraces);
+    asCaller(authentication, req, answer, fail, (caller) => getEntity(ctx, urn, req.url!, answer, fail, caller));
     return true;
   };
 }

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { Express } from 'express';
 import { createLogger, type Registry } from '@cairn/core';
 import { authSettingsFromEnv, bootstrapAuth, type AuthSettings, type SecretSource } from '@cairn/auth';
-import { admittingBodies, authenticateRequests, BodyAdmission, cors, createRestApp, directRoutes, sessionRouter, type CatalogContext, type ServerInfo } from '@cairn/api-rest';
+import { admittingBodies, authenticateRequests, BodyAdmission, cors, createRestApp, directRoutes, RequestAuthentication, sessionRouter, type CatalogContext, type ServerInfo } from '@cairn/api-rest';
 import { createGraphqlApi, EXPLORER_PATH, GRAPHQL_PATHS } from '@cairn/api-graphql';
 import { httpMetricsMiddleware, metricsHandler, requestTimer, type Metrics, type MetricsData } from '@cairn/observability';
 import { Backpressure, DEFAULT_BACKPRESSURE, IndexRestorer, IngestService, type ProposalAuthorizer, type WriteNotifier } from '@cairn/pipeline';
@@ -122,18 +122,20 @@ export async function startApi(
     health: () => probeHealth(ports.probes),
   };
   const graphql = await createGraphqlApi(context);
+  // One instance for express and the direct routes, so each request counts once against the rate limits.
+  const authentication = new RequestAuthentication(auth, { cookiePostPaths: GRAPHQL_PATHS, cookieGetPrefixes: [EXPLORER_PATH, '/restli/docs'] });
   const app = createRestApp(context, (a) => {
     a.use(cors(config.auth.corsOrigins));
     a.use(httpMetricsMiddleware(metrics));
     if (config.auth.enabled) a.use(sessionRouter(auth));
-    a.use(authenticateRequests(auth, { cookiePostPaths: GRAPHQL_PATHS, cookieGetPrefixes: [EXPLORER_PATH, '/restli/docs'] }));
+    a.use(authenticateRequests(auth, authentication, GRAPHQL_PATHS));
     a.get('/metrics', metricsHandler(metrics, server.threadMetrics));
     mountExtra?.(a);
     a.use(graphql.router);
   });
   const timer = (method: string, route: string) => requestTimer(metrics, method, route);
-  // With authentication off, the requests clients send most skip express (direct-routes.ts).
-  const direct = config.auth.enabled ? undefined : directRoutes(context, timer);
+  // The requests clients send most skip express (direct-routes.ts).
+  const direct = directRoutes(context, timer, config.auth.enabled ? authentication : undefined);
   const admission = new BodyAdmission({
     maxInflightBytes: config.maxInflightBodyBytes,
     unknownLengthBytes: config.maxBodyBytes,

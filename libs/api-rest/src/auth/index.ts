@@ -1,4 +1,5 @@
-export { authenticateRequests, type AuthenticationOptions } from './authenticate';
+export { authenticateRequests } from './authenticate';
+export { RequestAuthentication, type AuthenticationOptions } from './request-authentication';
 export { authorizeRoutes, writesNeed } from './authorize-route';
 export { sessionRouter } from './session-routes';
 export { cors } from './cors';

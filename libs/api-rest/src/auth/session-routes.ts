@@ -24,7 +24,8 @@ export function sessionRouter(services: AuthServices): Router {
   const attempts = new RateLimiter(settings.failedAuthPerMinute);
   const secure = (req: Request) => settings.cookieSecure === 'always' || (settings.cookieSecure === 'auto' && req.secure);
   const router = Router();
-  const fail = (req: Request, res: Response, status: 401 | 429, message: string) => refuse(req, res, status, message, []);
+  const fail = (req: Request, res: Response, status: 401 | 429, message: string, retryAfterSeconds?: number) =>
+    refuse(req, res, { status, message, ...(retryAfterSeconds ? { retryAfterSeconds } : {}) }, []);
 
   router.post('/logIn', express.json({ limit: LOGIN_BODY_LIMIT, type: () => true }), async (req, res, next) => {
     try {
@@ -33,10 +34,7 @@ export function sessionRouter(services: AuthServices): Router {
       // Failures count per address and user, so guessing one user's password is slowed without locking the user out elsewhere.
       const key = `${clientAddress(req)}\n${username}`;
       const wait = attempts.peek(key);
-      if (wait > 0) {
-        res.set('Retry-After', String(wait));
-        return fail(req, res, 429, 'Too many failed logins; retry later');
-      }
+      if (wait > 0) return fail(req, res, 429, 'Too many failed logins; retry later', wait);
       const urn = await accounts.checkPassword(username, password);
       if (!urn || (await accounts.identity(urn)).suspended) {
         attempts.take(key);
