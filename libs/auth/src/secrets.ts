@@ -3,11 +3,17 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const COMPARISON_KEY = randomBytes(32);
 
+const digest = (text: string) => createHmac('sha256', COMPARISON_KEY).update(text).digest();
+
 /** Equal-length digests first, so neither the content nor the length of `expected` shows in the timing. */
 export function constantTimeEqual(given: string, expected: string): boolean {
-  const a = createHmac('sha256', COMPARISON_KEY).update(given).digest();
-  const b = createHmac('sha256', COMPARISON_KEY).update(expected).digest();
-  return timingSafeEqual(a, b);
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+/** `constantTimeEqual` against one secret that does not change: its digest is taken once, not at every call. */
+export function secretMatcher(expected: string): (given: string) => boolean {
+  const expectedDigest = digest(expected);
+  return (given) => timingSafeEqual(digest(given), expectedDigest);
 }
 
 export function randomSecret(bytes = 32): string {
