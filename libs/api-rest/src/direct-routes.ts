@@ -17,7 +17,7 @@ import { badRequest } from '@cairn/core';
 import { SYSTEM_ACTOR } from '@cairn/pipeline';
 import { errorAnswer, RESTLI_PROTOCOL_HEADER, RESTLI_PROTOCOL_VERSION } from './app';
 import { requireRouteAccess, urnsOf } from './auth/authorize-route';
-import { clientAddress, refusalHeaders, restliRefusal } from './auth/refusals';
+import { clientAddress, restliRefusal } from './auth/refusals';
 import type { RequestAuthentication } from './auth/request-authentication';
 import type { CatalogContext } from './context';
 import { actionParams, entityUrn } from './http';
@@ -74,6 +74,7 @@ function isDirectIngest(req: IncomingMessage, maxBodyBytes: number): boolean {
 /** Who a request acts as: the system while authentication is off, else its authenticated actor. */
 interface Caller {
   readonly actor: string;
+  /** The privilege checks of an actor that has any: none for the system, which may do everything. */
   readonly auth?: RequestAuth;
 }
 
@@ -85,10 +86,9 @@ const pathOf = (url: string) => url.split('?', 1)[0]!;
 function asCaller(authentication: RequestAuthentication | undefined, req: IncomingMessage, answer: Answer, fail: (err: unknown) => void, then: (caller: Caller) => void): void {
   if (authentication === undefined) return then(UNAUTHENTICATED);
   authentication.authenticate({ method: req.method!, path: pathOf(req.url!), headers: req.headers, address: clientAddress(req) }).then((outcome) => {
-    if ('actor' in outcome) return then({ actor: outcome.actor.urn, auth: outcome.auth });
-    const { status, message } = outcome.refusal;
-    const restli = restliRefusal(status, message);
-    answer(status, restli.body, { ...refusalHeaders(outcome.refusal), ...restli.headers });
+    if ('actor' in outcome) return then(outcome.actor.system ? { actor: outcome.actor.urn } : { actor: outcome.actor.urn, auth: outcome.auth });
+    const restli = restliRefusal(outcome.refusal);
+    answer(outcome.refusal.status, restli.body, restli.headers);
   }, fail);
 }
 
