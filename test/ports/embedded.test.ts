@@ -153,7 +153,7 @@ describe('SQLite aspect store: a catalog file of the layout keyed WITHOUT ROWID'
       expect(db.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'metadata_aspect_v2%' ORDER BY name").pluck().all()).toEqual([
         'metadata_aspect_v2',
         'metadata_aspect_v2_key',
-        'metadata_aspect_v2_latest',
+        'metadata_aspect_v2_key_aspects',
       ]);
       expect(await store.getVersion('urn:li:corpuser:a', 'status', 1)).toMatchObject({ metadata: '{"removed":false}', createdOn: 1 });
       expect((await store.getLatest(['urn:li:corpuser:a', 'urn:li:corpuser:b'])).map((r) => [r.urn, r.aspect, r.version, r.metadata, r.systemMetadata])).toEqual([
@@ -166,6 +166,52 @@ describe('SQLite aspect store: a catalog file of the layout keyed WITHOUT ROWID'
       expect(() => db.prepare("INSERT INTO metadata_aspect_v2 (urn, aspect, version, metadata, created_on, created_by) VALUES ('urn:li:corpuser:b', 'corpUserKey', 0, '{}', 5, 'x')").run()).toThrow(/UNIQUE/);
       new SqliteAspectStore(db);
       expect(await store.countLatest({})).toBe(2);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('SQLite aspect store: the index of latest rows by aspect', () => {
+  const row = (urn: string, aspect: string, version: number) => `('${urn}', '${aspect}', ${version}, '{}', NULL, 1, 'urn:li:corpuser:x', NULL)`;
+  const planOf = (db: EmbeddedDb, sql: string, ...params: unknown[]) =>
+    (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail).join(' | ');
+
+  it('keeps only key aspects, drops the index of every latest row a file of the earlier layout has, and answers scans by aspect alike', async () => {
+    const { db, close } = freshDb();
+    try {
+      db.exec(`
+        CREATE TABLE metadata_aspect_v2 (id INTEGER PRIMARY KEY, urn TEXT NOT NULL, aspect TEXT NOT NULL, version INTEGER NOT NULL,
+          metadata TEXT NOT NULL, system_metadata TEXT, created_on INTEGER NOT NULL, created_by TEXT NOT NULL, proposal_id TEXT);
+        CREATE UNIQUE INDEX metadata_aspect_v2_key ON metadata_aspect_v2 (urn, aspect, version);
+        CREATE INDEX metadata_aspect_v2_latest ON metadata_aspect_v2 (aspect, urn) WHERE version = 0;
+        INSERT INTO metadata_aspect_v2 (urn, aspect, version, metadata, system_metadata, created_on, created_by, proposal_id) VALUES
+          ${row('urn:li:dataset:(urn:li:dataPlatform:hive,b,PROD)', 'datasetKey', 0)}, ${row('urn:li:dataset:(urn:li:dataPlatform:hive,b,PROD)', 'status', 0)},
+          ${row('urn:li:dataset:(urn:li:dataPlatform:hive,a,PROD)', 'datasetKey', 0)}, ${row('urn:li:dataset:(urn:li:dataPlatform:hive,a,PROD)', 'status', 1)},
+          ${row('urn:li:dataset:(urn:li:dataPlatform:hive,a,PROD)', 'status', 0)}, ${row('urn:li:corpuser:c', 'corpUserKey', 0)}, ${row('urn:li:corpuser:c', 'status', 0)};
+      `);
+      const store = new SqliteAspectStore(db);
+      const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'metadata_aspect_v2' ORDER BY name").pluck().all();
+      expect(indexes).toEqual(['metadata_aspect_v2_key', 'metadata_aspect_v2_key_aspects']);
+      // Only latest key aspects have entries: an ingest's other writes leave it alone.
+      expect(db.prepare("SELECT aspect, urn FROM metadata_aspect_v2 INDEXED BY metadata_aspect_v2_key_aspects WHERE version = 0 AND aspect GLOB '*Key'").raw().all()).toEqual([
+        ['corpUserKey', 'urn:li:corpuser:c'],
+        ['datasetKey', 'urn:li:dataset:(urn:li:dataPlatform:hive,a,PROD)'],
+        ['datasetKey', 'urn:li:dataset:(urn:li:dataPlatform:hive,b,PROD)'],
+      ]);
+      const urns = async (scan: Parameters<SqliteAspectStore['scanLatest']>[0]) => (await store.scanLatest(scan)).map((r) => r.urn);
+      expect(await urns({ entityType: 'dataset', aspect: 'datasetKey', start: 0, limit: 10 })).toEqual([
+        'urn:li:dataset:(urn:li:dataPlatform:hive,a,PROD)',
+        'urn:li:dataset:(urn:li:dataPlatform:hive,b,PROD)',
+      ]);
+      expect(await urns({ aspect: 'status', start: 1, limit: 10 })).toEqual(['urn:li:dataset:(urn:li:dataPlatform:hive,a,PROD)', 'urn:li:dataset:(urn:li:dataPlatform:hive,b,PROD)']);
+      expect(await store.countLatest({ aspect: 'status' })).toBe(3);
+      expect(await store.countLatest({ aspect: 'datasetKey' })).toBe(2);
+      // Listing an entity type's URNs, and counting them, read the key aspects' index.
+      expect(planOf(db, "SELECT urn FROM metadata_aspect_v2 WHERE version = 0 AND aspect GLOB '*Key' AND aspect = ? AND urn GLOB ? ORDER BY urn, aspect", 'datasetKey', 'urn:li:dataset:*')).toMatch(
+        /USING COVERING INDEX metadata_aspect_v2_key_aspects \(aspect=\? AND urn>\? AND urn<\?\)/,
+      );
+      expect(planOf(db, "SELECT urn FROM metadata_aspect_v2 WHERE version = 0 AND aspect GLOB '*Key' AND aspect = ? ORDER BY urn, aspect", 'datasetKey')).not.toMatch(/TEMP B-TREE/);
     } finally {
       await close();
     }

@@ -48,6 +48,22 @@ function likeToGlob(like: string): string {
   return out;
 }
 
+/** The suffix every key aspect's name has (`datasetKey`, `corpUserKey`): the model's rule, checked by its tests. */
+const KEY_ASPECT_SUFFIX = 'Key';
+
+/**
+ * The latest rows of key aspects by (aspect, urn): the listing of an entity type's URNs and its
+ * count read it. An index of every latest row by (aspect, urn), as the file had, put each write's
+ * entry on a random leaf: a third of the pages an ingest's commits wrote, where key aspects are
+ * written once an entity (docs/performance-log.md, the thirty-third session). Scans of another
+ * aspect alone read the key index.
+ */
+export const KEY_ASPECTS_INDEX = 'metadata_aspect_v2_key_aspects';
+/** Its rows; a query names both terms to be answered from it. */
+export const KEY_ASPECTS_WHERE = `version = 0 AND aspect GLOB '*${KEY_ASPECT_SUFFIX}'`;
+/** The index it replaces, dropped when a file of the earlier layout opens. */
+export const LATEST_BY_ASPECT_INDEX = 'metadata_aspect_v2_latest';
+
 /** A row's columns, without the rowid that orders the table. */
 export const ASPECT_COLUMNS = 'urn, aspect, version, metadata, system_metadata, created_on, created_by, proposal_id';
 
@@ -89,7 +105,8 @@ export class SqliteAspectReads implements AspectReads {
   }
 
   private scanWhere(scan: Omit<AspectScan, 'start' | 'limit'>): { sql: string; params: unknown[] } {
-    const clauses = ['version = 0'];
+    const onKeyAspect = scan.aspect?.endsWith(KEY_ASPECT_SUFFIX) === true && !scan.urn;
+    const clauses = [onKeyAspect ? KEY_ASPECTS_WHERE : 'version = 0'];
     const params: unknown[] = [];
     const add = (clause: string, param: unknown) => {
       clauses.push(clause);

@@ -2,7 +2,7 @@
 import { sameAspectValue } from '@cairn/core';
 import { alreadyApplied, type AspectStore, type AspectWrite, type StoredAspect, type WriteOutcome } from '@cairn/ports';
 import type { EmbeddedDb } from './database';
-import { ASPECT_COLUMNS, SqliteAspectReads, toStored, type AspectRow } from './sqlite-aspect-reads';
+import { ASPECT_COLUMNS, KEY_ASPECTS_INDEX, KEY_ASPECTS_WHERE, LATEST_BY_ASPECT_INDEX, SqliteAspectReads, toStored, type AspectRow } from './sqlite-aspect-reads';
 
 const TABLE_COLUMNS = `urn TEXT NOT NULL, aspect TEXT NOT NULL, version INTEGER NOT NULL,
   metadata TEXT NOT NULL, system_metadata TEXT, created_on INTEGER NOT NULL, created_by TEXT NOT NULL,
@@ -14,20 +14,24 @@ const TABLE_COLUMNS = `urn TEXT NOT NULL, aspect TEXT NOT NULL, version INTEGER 
  * random leaf of a tree whose leaves held two or three rows (a row of over about a kilobyte, most
  * schemas, took overflow pages besides): a commit rewrote a page or more for each aspect, where
  * rows appended now share their pages and only the small index entries land at random. A file of
- * the earlier layout is rewritten into this one when it opens.
+ * the earlier layout is rewritten into this one when it opens, and loses the index of every latest
+ * row by (aspect, urn) it had (see KEY_ASPECTS_INDEX).
  */
 function createAspectTable(db: EmbeddedDb): void {
   const existing = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'metadata_aspect_v2'").pluck().get() as string | undefined;
   const keyedByRowid = `
     CREATE TABLE IF NOT EXISTS metadata_aspect_v2 (id INTEGER PRIMARY KEY, ${TABLE_COLUMNS});
     CREATE UNIQUE INDEX IF NOT EXISTS metadata_aspect_v2_key ON metadata_aspect_v2 (urn, aspect, version);
-    CREATE INDEX IF NOT EXISTS metadata_aspect_v2_latest ON metadata_aspect_v2 (aspect, urn) WHERE version = 0;`;
+    CREATE INDEX IF NOT EXISTS ${KEY_ASPECTS_INDEX} ON metadata_aspect_v2 (aspect, urn) WHERE ${KEY_ASPECTS_WHERE};`;
   if (!existing || !/WITHOUT\s+ROWID/i.test(existing)) {
-    db.exec(keyedByRowid);
+    db.transaction(() => {
+      db.exec(`DROP INDEX IF EXISTS ${LATEST_BY_ASPECT_INDEX};`);
+      db.exec(keyedByRowid);
+    })();
     return;
   }
   db.transaction(() => {
-    db.exec(`DROP INDEX IF EXISTS metadata_aspect_v2_latest; ALTER TABLE metadata_aspect_v2 RENAME TO metadata_aspect_v2_keyed;`);
+    db.exec(`DROP INDEX IF EXISTS ${LATEST_BY_ASPECT_INDEX}; ALTER TABLE metadata_aspect_v2 RENAME TO metadata_aspect_v2_keyed;`);
     db.exec(keyedByRowid);
     db.exec(`INSERT INTO metadata_aspect_v2 (${ASPECT_COLUMNS}) SELECT ${ASPECT_COLUMNS} FROM metadata_aspect_v2_keyed; DROP TABLE metadata_aspect_v2_keyed;`);
   })();

@@ -94,7 +94,7 @@ export class AccessTokenService {
   async list(): Promise<AccessTokenMetadata[]> {
     const out: AccessTokenMetadata[] = [];
     for (let start = 0; ; start += SCAN_PAGE) {
-      const rows = await this.store.scanLatest({ aspect: ACCESS_TOKEN_INFO, start, limit: SCAN_PAGE });
+      const rows = await this.store.scanLatest({ entityType: ACCESS_TOKEN_ENTITY, aspect: ACCESS_TOKEN_INFO, start, limit: SCAN_PAGE });
       for (const r of rows) out.push({ id: r.urn.slice(tokenUrnOf('').length), urn: r.urn, ...JSON.parse(r.metadata) });
       if (rows.length < SCAN_PAGE) return out;
     }

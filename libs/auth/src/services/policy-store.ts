@@ -27,7 +27,7 @@ export class PolicyStore {
   private async read(): Promise<readonly StoredPolicy[]> {
     const policies: StoredPolicy[] = [];
     for (let start = 0; ; start += SCAN_PAGE) {
-      const rows = await this.store.scanLatest({ aspect: POLICY_INFO, start, limit: SCAN_PAGE });
+      const rows = await this.store.scanLatest({ entityType: POLICY_ENTITY, aspect: POLICY_INFO, start, limit: SCAN_PAGE });
       for (const r of rows) policies.push({ urn: r.urn, info: JSON.parse(r.metadata) as PolicyInfo });
       if (rows.length < SCAN_PAGE) return policies;
     }

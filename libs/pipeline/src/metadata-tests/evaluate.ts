@@ -21,6 +21,7 @@ export interface TestResults {
 /** How many URN hops a property may take (`container.container.glossaryTerms...`). */
 const MAX_HOPS = 5;
 const TEST_INFO = 'testInfo';
+const TEST_ENTITY = 'test';
 const SCAN_BATCH = 1000;
 
 interface TestInfo {
@@ -79,7 +80,7 @@ export class MetadataTestEvaluator {
     }
     const tests: MetadataTest[] = [];
     for (let start = 0; ; start += SCAN_BATCH) {
-      const rows = await this.store.scanLatest({ aspect: TEST_INFO, start, limit: SCAN_BATCH });
+      const rows = await this.store.scanLatest({ entityType: TEST_ENTITY, aspect: TEST_INFO, start, limit: SCAN_BATCH });
       for (const row of rows) {
         try {
           tests.push({ urn: row.urn, definition: parseTestDefinition(row.urn, (JSON.parse(row.metadata) as TestInfo).definition?.json ?? '') });
