@@ -48,7 +48,11 @@ function likeToGlob(like: string): string {
   return out;
 }
 
-/** The suffix every key aspect's name has (`datasetKey`, `corpUserKey`): the model's rule, checked by its tests. */
+/**
+ * The suffix of every key aspect's name, and of no other's (`datasetKey`, `corpUserKey`; the model's
+ * tests hold it to that). Only speed rests on it: a scan of a key aspect named otherwise reads the
+ * key index, and another aspect so named is indexed for nothing.
+ */
 const KEY_ASPECT_SUFFIX = 'Key';
 
 /**

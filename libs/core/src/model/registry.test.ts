@@ -49,6 +49,13 @@ describe('the model in schemas/', () => {
     }
   });
 
+  // The embedded store indexes latest rows by aspect for key aspects only, found by this suffix.
+  it('names key aspects, and only them, with the suffix Key', () => {
+    const aspects = [...registry.model.aspects.values()];
+    expect(aspects.filter((a) => a.kind === 'key').map((a) => a.name).sort()).toEqual(aspects.filter((a) => a.name.endsWith('Key')).map((a) => a.name).sort());
+    for (const e of registry.entities()) expect(e.keyAspect.name.endsWith('Key')).toBe(true);
+  });
+
   it('gives every aspect a distinct record name', () => {
     const records = [...registry.model.aspects.values()].map((a) => a.record);
     expect(new Set(records).size).toBe(records.length);
