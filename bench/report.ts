@@ -2,6 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, release, totalmem } from 'node:os';
 import { dirname } from 'node:path';
+import { formatIndexWork, type IndexWorkDelta } from './deployments/elastic-work';
 import type { RawResult } from './raw/aspect-rows';
 import type { IngestResult } from './scenarios/ingest';
 import type { KafkaBurstResult } from './scenarios/kafka-burst';
@@ -81,6 +82,9 @@ export function machine(): Record<string, unknown> {
   };
 }
 
+/** Indices of a scenario's Elasticsearch work the table shows. */
+const ELASTIC_INDICES_SHOWN = 3;
+
 const fmt = (v: number | undefined, unit = '') => (v === undefined ? '-' : `${Number.isInteger(v) ? v : v.toFixed(1)}${unit}`);
 const lat = (l: Record<string, number | undefined> | undefined, keys = ['p50', 'p99']) => (l ? keys.map((k) => `${k} ${fmt(l[k])}`).join(' / ') + ' ms' : '-');
 const loop = (r: LoopResult, keys: string[]) =>
@@ -97,18 +101,20 @@ export function tableRows(report: ModeReport): [string, string, string][] {
   rows.push(['footprint', 'start to healthy (empty / loaded)', `${fmt(f.startToHealthyMs, ' ms')} / ${fmt(f.restartToHealthyMs, ' ms')}`]);
   rows.push(['footprint', 'RSS idle / at load end / settled / peak / after restart', `${fmt(f.idleRssMb)} / ${fmt(f.rssAtLoadEndMb)} / ${fmt(f.rssAfterLoadMb)} (${fmt(f.settleSeconds)} s later) / ${fmt(f.peakRssMb)} / ${fmt(f.rssAfterRestartMb)} MB`]);
   // Busiest first; idle threads are not in the figures, and V8's and libuv's helpers are one (`node`).
-  const threads = (name: string, cores: Record<string, number> | undefined, backendCores?: Record<string, number>) => {
+  const threads = (name: string, cores: Record<string, number> | undefined, backendCores?: Record<string, number>, elasticByIndex?: readonly IndexWorkDelta[]) => {
     const busy = Object.entries(cores ?? {});
     if (busy.length > 0) rows.push([name, 'catalog cores busy by thread', busy.map(([t, c]) => `${t} ${c.toFixed(2)}`).join(', ')]);
     const servers = Object.entries(backendCores ?? {});
     if (servers.length > 0) rows.push([name, "backends' servers: cores busy", servers.map(([b, c]) => `${b} ${c.toFixed(2)}`).join(', ')]);
+    // The busiest few; the JSON report has every index.
+    for (const d of (elasticByIndex ?? []).slice(0, ELASTIC_INDICES_SHOWN)) rows.push([name, `elasticsearch: ${d.index}`, formatIndexWork(d)]);
   };
   const ingest = (name: string, r: IngestResult | undefined, unit = 'proposal') => {
     if (!r) return;
     rows.push([name, `${unit}s acknowledged`, `${r.proposals} in ${r.seconds} s = ${r.proposalsPerSecond}/s (429: ${r.tooManyRequests}, failed: ${r.failed})`]);
     rows.push([name, 'request latency', lat(r.latencyMs)]);
     rows.push([name, `catalog CPU per ${unit}`, `${fmt(r.serverCpuUsPerProposal, ' µs')} (load generator ${fmt(r.generatorCpuUsPerProposal, ' µs')})`]);
-    threads(name, r.serverCoresByThread, r.backendCores);
+    threads(name, r.serverCoresByThread, r.backendCores, r.elasticByIndex);
     rows.push([name, 'index lag', `${lat(r.indexLagMs)}; all searchable ${fmt(r.allSearchableAfterMs, ' ms')} after the last ack`]);
   };
   if (report.ingestFloor) rows.push(['ingest', 'HTTP floor: the same requests refused (400)', `${loop(report.ingestFloor, ['p50', 'p99'])}, load generator ${report.ingestFloor.generatorCpuUsPerRequest} µs each`]);
@@ -120,14 +126,14 @@ export function tableRows(report: ModeReport): [string, string, string][] {
     const k = report.kafka;
     rows.push(['kafka', 'produced (acked by Kafka)', `${k.proposals} in ${k.seconds} s = ${k.proposalsPerSecond}/s`]);
     rows.push(['kafka', 'catalog CPU per proposal', fmt(k.serverCpuUsPerProposal, ' µs')]);
-    threads('kafka', k.serverCoresByThread, k.backendCores);
+    threads('kafka', k.serverCoresByThread, k.backendCores, k.elasticByIndex);
     rows.push(['kafka', 'index lag', `${lat(k.indexLagMs)}; all searchable ${fmt(k.allSearchableAfterMs, ' ms')} after the last ack`]);
   }
   if (report.kafkaBurst) {
     const b = report.kafkaBurst;
     rows.push(['kafka burst', 'persisted', `${b.proposals} in ${b.persistedSeconds} s = ${b.persistedPerSecond}/s (all acked by Kafka after ${b.producedSeconds} s)`]);
     rows.push(['kafka burst', 'catalog CPU per proposal', fmt(b.serverCpuUsPerProposal, ' µs')]);
-    threads('kafka burst', b.serverCoresByThread, b.backendCores);
+    threads('kafka burst', b.serverCoresByThread, b.backendCores, b.elasticByIndex);
     rows.push(['kafka burst', 'all searchable', `${fmt(b.allSearchableAfterMs, ' ms')} after the last persisted`]);
   }
   if (report.reads) {
@@ -141,7 +147,7 @@ export function tableRows(report: ModeReport): [string, string, string][] {
   if (report.restore) {
     const r = report.restore;
     rows.push(['restore', 'full index rebuild', `${r.aspects} aspects in ${r.seconds} s = ${r.aspectsPerSecond}/s (${fmt(r.serverCpuUsPerAspect, ' µs')} CPU each)`]);
-    threads('restore', r.serverCoresByThread, r.backendCores);
+    threads('restore', r.serverCoresByThread, r.backendCores, r.elasticByIndex);
     const w = r.writesDuring;
     rows.push(['restore', `writes during it (${w.perSecond}/s)`, `${w.acknowledged} acked, 429: ${w.refused}, errors: ${w.otherErrors}, ${lat(w.latencyMs)}`]);
   }

@@ -13,6 +13,7 @@ import { backendsFromEnv, type Backends } from '../deploy/local/prefixed-run';
 import type { Deployment, Mode } from './deployments/deployment';
 import { startDistributed } from './deployments/distributed';
 import { startEmbedded } from './deployments/embedded';
+import { indexWorkBetween, type IndexWorkDelta } from './deployments/elastic-work';
 import { coresByThread } from './deployments/thread-cpu';
 import { SyntheticCatalog } from './generator/catalog';
 import type { BenchOptions } from './options';
@@ -129,7 +130,8 @@ async function withCpu<T>(
   deployment: Deployment,
   run: () => Promise<T>,
   units: (result: T) => number,
-): Promise<{ result: T; usPerUnit: number; cores: Record<string, number>; backendCores: Record<string, number> }> {
+): Promise<{ result: T; usPerUnit: number; cores: Record<string, number>; backendCores: Record<string, number>; elasticByIndex?: IndexWorkDelta[] }> {
+  const elasticBefore = await deployment.elasticIndexWork();
   const before = deployment.cpuMs();
   const threadsBefore = deployment.threadCpuMs();
   const backendsBefore = deployment.backendCpuMs();
@@ -138,7 +140,9 @@ async function withCpu<T>(
   const wallMs = performance.now() - started;
   const cores = coresByThread(threadsBefore, deployment.threadCpuMs(), wallMs);
   const backendCores = coresByThread(backendsBefore, deployment.backendCpuMs(), wallMs);
-  return { result, usPerUnit: round((1000 * (deployment.cpuMs() - before)) / Math.max(1, units(result)), 0)!, cores, backendCores };
+  const usPerUnit = round((1000 * (deployment.cpuMs() - before)) / Math.max(1, units(result)), 0)!;
+  const elasticAfter = elasticBefore && (await deployment.elasticIndexWork());
+  return { result, usPerUnit, cores, backendCores, ...(elasticBefore && elasticAfter ? { elasticByIndex: indexWorkBetween(elasticBefore, elasticAfter) } : {}) };
 }
 
 /** Runs a scenario; a failure is recorded in the report and the run goes on. */
@@ -173,13 +177,13 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
     const feed = spoolOf(ctx, source, request.action === 'batchIngest' ? (p) => fitsSnapshot(request.registry, p) : undefined);
     const before = searchable;
     const generatorBefore = process.cpuUsage();
-    const { result, usPerUnit, cores, backendCores } = await withCpu(
+    const { result, usPerUnit, cores, backendCores, elasticByIndex } = await withCpu(
       deployment,
       () => runIngest(client, feed, { clients: options.clients, request, maxSeconds: options.maxIngestSeconds, expectSearchable: (n) => before + n }),
       (r) => r.proposals,
     ).finally(() => feed.close());
     searchable += feed.entities;
-    return { ...result, serverCpuUsPerProposal: usPerUnit, serverCoresByThread: cores, backendCores, generatorCpuUsPerProposal: cpuUsPerUnit(generatorBefore, result.proposals) };
+    return { ...result, serverCpuUsPerProposal: usPerUnit, serverCoresByThread: cores, backendCores, elasticByIndex, generatorCpuUsPerProposal: cpuUsPerUnit(generatorBefore, result.proposals) };
   };
   try {
     if (has('ingest')) {
@@ -241,23 +245,23 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
         const before = searchable;
         const produce = () =>
           runKafkaProduce(client, feed, { ...proposalsTopic, rate: options.kafkaRate, maxSeconds: options.maxIngestSeconds, expectSearchable: (n) => before + n });
-        const { result, usPerUnit, cores, backendCores } = await withCpu(deployment, produce, (r) => r.proposals);
-        report.kafka = { ...result, serverCpuUsPerProposal: usPerUnit, serverCoresByThread: cores, backendCores };
+        const { result, usPerUnit, cores, backendCores, elasticByIndex } = await withCpu(deployment, produce, (r) => r.proposals);
+        report.kafka = { ...result, serverCpuUsPerProposal: usPerUnit, serverCoresByThread: cores, backendCores, elasticByIndex };
         searchable += feed.entities;
       });
       await attempt(ctx, report, 'kafka burst', async () => {
         const feed = new ProposalFeed(catalogOf(ctx, NAMESPACES.kafkaBurst, options.kafkaBurstEntities));
         const before = searchable;
         const burst = () => runKafkaBurst(client, feed, { ...proposalsTopic, maxSeconds: options.maxIngestSeconds, expectSearchable: (n) => before + n });
-        const { result, usPerUnit, cores, backendCores } = await withCpu(deployment, burst, (r) => r.proposals);
-        report.kafkaBurst = { ...result, serverCpuUsPerProposal: usPerUnit, serverCoresByThread: cores, backendCores };
+        const { result, usPerUnit, cores, backendCores, elasticByIndex } = await withCpu(deployment, burst, (r) => r.proposals);
+        report.kafkaBurst = { ...result, serverCpuUsPerProposal: usPerUnit, serverCoresByThread: cores, backendCores, elasticByIndex };
         searchable += feed.entities;
       });
     }
     if (has('restore')) {
       await attempt(ctx, report, 'restore', async () => {
-        const { result, usPerUnit, cores, backendCores } = await withCpu(deployment, () => runRestore(client, deployment, searchable, options.maxIngestSeconds * 1000), (r) => r.aspects);
-        report.restore = { ...result, serverCpuUsPerAspect: usPerUnit, serverCoresByThread: cores, backendCores };
+        const { result, usPerUnit, cores, backendCores, elasticByIndex } = await withCpu(deployment, () => runRestore(client, deployment, searchable, options.maxIngestSeconds * 1000), (r) => r.aspects);
+        report.restore = { ...result, serverCpuUsPerAspect: usPerUnit, serverCoresByThread: cores, backendCores, elasticByIndex };
       });
     }
     await attempt(ctx, report, 'restart', async () => {

@@ -1,5 +1,6 @@
 /** What a scenario needs of the catalog under test, whichever way it is deployed. */
 import { randomBytes } from 'node:crypto';
+import type { IndexWorkReading } from './elastic-work';
 import type { MemoryReading } from './service-process';
 
 export type Mode = 'embedded' | 'distributed';
@@ -19,6 +20,8 @@ export interface Deployment {
   threadCpuMs(): Record<string, number>;
   /** CPU time the backends' server processes on this machine have used so far, in ms, by backend (none when embedded). */
   backendCpuMs(): Record<string, number>;
+  /** Elasticsearch's work on the deployment's indices so far, by index (none when embedded). */
+  elasticIndexWork(): Promise<IndexWorkReading | undefined>;
   /** Stops and starts the API process on the data it has; answers the time to healthy. */
   restart(): Promise<number>;
   stop(): Promise<void>;

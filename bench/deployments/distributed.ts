@@ -2,6 +2,7 @@
 import { systemClientAuth, type Deployment } from './deployment';
 import { dropPrefixed, serviceEnv, type Backends } from '../../deploy/local/prefixed-run';
 import { BackendProcesses } from './backend-processes';
+import { readIndexWork } from './elastic-work';
 import { ServiceProcess } from './service-process';
 
 export const CONSUMERS = ['mce-consumer', 'mae-consumer', 'timeseries-indexer'] as const;
@@ -47,6 +48,7 @@ export async function startDistributed(options: DistributedOptions): Promise<Dep
     cpuMs: () => all().reduce((ms, s) => ms + s.cpuMs(), 0),
     threadCpuMs: () => Object.fromEntries(all().flatMap((s) => Object.entries(s.threadCpuMs()).map(([thread, ms]) => [`${s.name}/${thread}`, ms]))),
     backendCpuMs: () => backendProcesses.cpuMs(),
+    elasticIndexWork: () => readIndexWork(options.backends.elasticsearch, options.prefix),
     restart: async () => {
       await gms.stop();
       gms = await start('gms', gms.port);

@@ -36,6 +36,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<Deploymen
     cpuMs: () => service.cpuMs(),
     threadCpuMs: () => service.threadCpuMs(),
     backendCpuMs: () => ({}),
+    elasticIndexWork: async () => undefined,
     restart: async () => {
       await service.stop();
       service = await start(service.port);

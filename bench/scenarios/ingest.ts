@@ -13,6 +13,7 @@ import { snapshotsOf } from '../client/snapshots';
 import { now, round, Samples, sleep } from '../stats';
 import { IndexLagProbe, untilSearchable } from './index-lag-probe';
 import type { ProposalSpool, SpooledProposal } from './proposal-spool';
+import type { IndexWorkDelta } from '../deployments/elastic-work';
 
 /** What one request carries. */
 export type IngestRequest =
@@ -53,6 +54,8 @@ export interface IngestResult {
   serverCoresByThread?: Record<string, number>;
   /** The cores each local backend's server process kept busy meanwhile (distributed mode), added by the runner. */
   backendCores?: Record<string, number>;
+  /** Elasticsearch's indexing, refresh and merge time by index meanwhile (distributed mode), busiest first, added by the runner. */
+  elasticByIndex?: IndexWorkDelta[];
 }
 
 const MAX_ATTEMPTS = 30;

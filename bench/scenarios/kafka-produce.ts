@@ -14,6 +14,7 @@ import { REPO_ROOT } from '../deployments/service-process';
 import { now, round, sleep } from '../stats';
 import { IndexLagProbe, untilSearchable } from './index-lag-probe';
 import type { FedProposal, ProposalFeed } from './proposal-feed';
+import type { IndexWorkDelta } from '../deployments/elastic-work';
 
 export interface KafkaProduceOptions {
   readonly brokers: string;
@@ -35,6 +36,8 @@ export interface KafkaCpuFigures {
   serverCoresByThread?: Record<string, number>;
   /** The cores each local backend's server process kept busy meanwhile. */
   backendCores?: Record<string, number>;
+  /** Elasticsearch's indexing, refresh and merge time by index meanwhile (distributed mode), busiest first, added by the runner. */
+  elasticByIndex?: IndexWorkDelta[];
 }
 
 export interface KafkaProduceResult extends KafkaCpuFigures {

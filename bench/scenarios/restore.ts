@@ -8,6 +8,7 @@
 import type { CatalogClient } from '../client/catalog-client';
 import { consumerLag, type Deployment } from '../deployments/deployment';
 import { now, round, Samples, sleep } from '../stats';
+import type { IndexWorkDelta } from '../deployments/elastic-work';
 
 export interface RestoreResult {
   readonly aspects: number;
@@ -21,6 +22,8 @@ export interface RestoreResult {
   serverCoresByThread?: Record<string, number>;
   /** The cores each local backend's server process kept busy meanwhile (distributed mode), added by the runner. */
   backendCores?: Record<string, number>;
+  /** Elasticsearch's indexing, refresh and merge time by index meanwhile (distributed mode), busiest first, added by the runner. */
+  elasticByIndex?: IndexWorkDelta[];
   readonly writesDuring: WritesDuringRebuild;
 }
 
