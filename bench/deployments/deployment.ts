@@ -1,6 +1,6 @@
 /** What a scenario needs of the catalog under test, whichever way it is deployed. */
 import { randomBytes } from 'node:crypto';
-import type { IndexWorkReading } from './elastic-work';
+import type { IndexWorkDelta, IndexWorkReading } from './elastic-work';
 import type { MemoryReading } from './service-process';
 
 export type Mode = 'embedded' | 'distributed';
@@ -25,6 +25,16 @@ export interface Deployment {
   /** Stops and starts the API process on the data it has; answers the time to healthy. */
   restart(): Promise<number>;
   stop(): Promise<void>;
+}
+
+/** What a phase kept busy, measured around it by the runner (`withCpu`). */
+export interface PhaseLoad {
+  /** The cores each of the catalog's threads kept busy meanwhile. */
+  serverCoresByThread?: Record<string, number>;
+  /** The cores each local backend's server process kept busy meanwhile (distributed mode). */
+  backendCores?: Record<string, number>;
+  /** Elasticsearch's indexing, refresh and merge time by index meanwhile (distributed mode), busiest first. */
+  elasticByIndex?: IndexWorkDelta[];
 }
 
 /** Authentication on, with fresh secrets: the API's environment and the system client's Authorization header. */

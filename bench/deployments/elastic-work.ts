@@ -5,6 +5,7 @@
  * its target names the index to look at (a dataset document, with its schema's fields, costs
  * Elasticsearch far more than an edge of the graph).
  */
+import { aliasOfPhysicalIndex } from '@cairn/adapter-elastic';
 
 /** One index's cumulative work, as its stats count it. */
 export interface IndexWork {
@@ -52,7 +53,7 @@ export function indexWorkOf(stats: { readonly indices?: Record<string, IndexStat
 
 /** `bench1main_datasetindex_v2_c1edb591ed` → `datasetindex_v2`: the name the model gives the index. */
 export function modelIndexName(name: string, prefix: string): string {
-  return name.slice(prefix.length + 1).replace(/_[0-9a-f]{10}$/, '');
+  return aliasOfPhysicalIndex(name.slice(prefix.length + 1));
 }
 
 /**

@@ -13,7 +13,7 @@ import { snapshotsOf } from '../client/snapshots';
 import { now, round, Samples, sleep } from '../stats';
 import { IndexLagProbe, untilSearchable } from './index-lag-probe';
 import type { ProposalSpool, SpooledProposal } from './proposal-spool';
-import type { IndexWorkDelta } from '../deployments/elastic-work';
+import type { PhaseLoad } from '../deployments/deployment';
 
 /** What one request carries. */
 export type IngestRequest =
@@ -31,7 +31,7 @@ export interface IngestOptions {
   readonly searchableTimeoutMs?: number;
 }
 
-export interface IngestResult {
+export interface IngestResult extends PhaseLoad {
   /** Through `batchIngest`: the aspects of the snapshots acknowledged. */
   readonly proposals: number;
   readonly requests: number;
@@ -50,12 +50,6 @@ export interface IngestResult {
   serverCpuUsPerProposal?: number;
   /** The load generator's CPU time per acknowledged proposal (µs), added by the runner: it shares the machine. */
   generatorCpuUsPerProposal?: number;
-  /** The cores each of the catalog's threads kept busy meanwhile, added by the runner. */
-  serverCoresByThread?: Record<string, number>;
-  /** The cores each local backend's server process kept busy meanwhile (distributed mode), added by the runner. */
-  backendCores?: Record<string, number>;
-  /** Elasticsearch's indexing, refresh and merge time by index meanwhile (distributed mode), busiest first, added by the runner. */
-  elasticByIndex?: IndexWorkDelta[];
 }
 
 const MAX_ATTEMPTS = 30;

@@ -14,7 +14,7 @@ import { REPO_ROOT } from '../deployments/service-process';
 import { now, round, sleep } from '../stats';
 import { IndexLagProbe, untilSearchable } from './index-lag-probe';
 import type { FedProposal, ProposalFeed } from './proposal-feed';
-import type { IndexWorkDelta } from '../deployments/elastic-work';
+import type { PhaseLoad } from '../deployments/deployment';
 
 export interface KafkaProduceOptions {
   readonly brokers: string;
@@ -29,15 +29,9 @@ export interface KafkaProduceOptions {
 }
 
 /** What the runner adds to a Kafka scenario's result. */
-export interface KafkaCpuFigures {
+export interface KafkaCpuFigures extends PhaseLoad {
   /** The catalog's CPU time per proposal (µs). */
   serverCpuUsPerProposal?: number;
-  /** The cores each of the catalog's threads kept busy meanwhile. */
-  serverCoresByThread?: Record<string, number>;
-  /** The cores each local backend's server process kept busy meanwhile. */
-  backendCores?: Record<string, number>;
-  /** Elasticsearch's indexing, refresh and merge time by index meanwhile (distributed mode), busiest first, added by the runner. */
-  elasticByIndex?: IndexWorkDelta[];
 }
 
 export interface KafkaProduceResult extends KafkaCpuFigures {

@@ -6,11 +6,10 @@
  * leave room for them (none refused) and index them too.
  */
 import type { CatalogClient } from '../client/catalog-client';
-import { consumerLag, type Deployment } from '../deployments/deployment';
+import { consumerLag, type Deployment, type PhaseLoad } from '../deployments/deployment';
 import { now, round, Samples, sleep } from '../stats';
-import type { IndexWorkDelta } from '../deployments/elastic-work';
 
-export interface RestoreResult {
+export interface RestoreResult extends PhaseLoad {
   readonly aspects: number;
   readonly seconds: number;
   readonly aspectsPerSecond: number;
@@ -18,12 +17,6 @@ export interface RestoreResult {
   readonly searchableAfter: number;
   /** The catalog's CPU time per aspect (µs), added by the runner. */
   serverCpuUsPerAspect?: number;
-  /** The cores each of the catalog's threads kept busy meanwhile, added by the runner. */
-  serverCoresByThread?: Record<string, number>;
-  /** The cores each local backend's server process kept busy meanwhile (distributed mode), added by the runner. */
-  backendCores?: Record<string, number>;
-  /** Elasticsearch's indexing, refresh and merge time by index meanwhile (distributed mode), busiest first, added by the runner. */
-  elasticByIndex?: IndexWorkDelta[];
   readonly writesDuring: WritesDuringRebuild;
 }
 

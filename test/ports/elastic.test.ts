@@ -5,6 +5,7 @@
  */
 import { defaultRegistry, type SearchFieldType } from '@cairn/core';
 import {
+  aliasOfPhysicalIndex,
   elasticConnection,
   elasticSettingsFromEnv,
   ElasticGraphIndex,
@@ -126,7 +127,10 @@ describeWithElastic('Elasticsearch adapters', () => {
         conn.names.graph(),
         conn.names.systemMetadata(),
       ];
-      for (const alias of expected) expect(aliasOf.get(alias)).toMatch(new RegExp(`^${alias}_[0-9a-f]{10}$`));
+      for (const alias of expected) {
+        expect(aliasOf.get(alias)).toMatch(new RegExp(`^${alias}_[0-9a-f]{10}$`));
+        expect(aliasOfPhysicalIndex(aliasOf.get(alias)!)).toBe(alias);
+      }
     });
 
     it('map every index field of every entity type by its annotated type', async () => {

@@ -1,6 +1,7 @@
 export { elasticSettingsFromEnv, type ElasticSettings, type ElasticEnv, type RefreshPolicy } from './elastic-settings';
 export { ElasticConnection, elasticConnection } from './elastic-connection';
 export { IndexNames } from './index-names';
+export { aliasOfPhysicalIndex } from './versioned-index';
 export { openElasticIndexes, type ElasticIndexes } from './open-elastic-indexes';
 export { ElasticSearchIndex } from './elastic-search-index';
 export { EntityIndices } from './entity-indices';

@@ -20,14 +20,23 @@ export interface IndexDefinition {
   readonly mappings: Record<string, unknown>;
 }
 
+/** Hex digits of a definition's hash in its physical index's name. */
+const HASH_DIGITS = 10;
+const HASH_SUFFIX = new RegExp(`_[0-9a-f]{${HASH_DIGITS}}$`);
+
 /** Replicas and refresh interval change in place; everything else needs a new index. */
 function definitionHash(def: IndexDefinition): string {
   const { number_of_replicas: _replicas, refresh_interval: _refresh, ...settings } = def.settings;
-  return createHash('sha256').update(JSON.stringify({ settings, mappings: def.mappings })).digest('hex').slice(0, 10);
+  return createHash('sha256').update(JSON.stringify({ settings, mappings: def.mappings })).digest('hex').slice(0, HASH_DIGITS);
 }
 
 function physicalIndexName(def: IndexDefinition): string {
   return `${def.name}_${definitionHash(def)}`;
+}
+
+/** The alias a physical index is named after (`datasetindex_v2_<hash>` → `datasetindex_v2`); any other name as it is. */
+export function aliasOfPhysicalIndex(index: string): string {
+  return index.replace(HASH_SUFFIX, '');
 }
 
 /** Replicas and refresh interval of an existing index follow the configuration. */
