@@ -125,14 +125,14 @@ export function tableRows(report: ModeReport): [string, string, string][] {
   if (report.kafka) {
     const k = report.kafka;
     rows.push(['kafka', 'produced (acked by Kafka)', `${k.proposals} in ${k.seconds} s = ${k.proposalsPerSecond}/s`]);
-    rows.push(['kafka', 'catalog CPU per proposal', fmt(k.serverCpuUsPerProposal, ' µs')]);
+    rows.push(['kafka', 'catalog CPU per proposal', `${fmt(k.serverCpuUsPerProposal, ' µs')} (load generator ${fmt(k.generatorCpuUsPerProposal, ' µs')})`]);
     threads('kafka', k.serverCoresByThread, k.backendCores, k.elasticByIndex);
     rows.push(['kafka', 'index lag', `${lat(k.indexLagMs)}; all searchable ${fmt(k.allSearchableAfterMs, ' ms')} after the last ack`]);
   }
   if (report.kafkaBurst) {
     const b = report.kafkaBurst;
     rows.push(['kafka burst', 'persisted', `${b.proposals} in ${b.persistedSeconds} s = ${b.persistedPerSecond}/s (all acked by Kafka after ${b.producedSeconds} s)`]);
-    rows.push(['kafka burst', 'catalog CPU per proposal', fmt(b.serverCpuUsPerProposal, ' µs')]);
+    rows.push(['kafka burst', 'catalog CPU per proposal', `${fmt(b.serverCpuUsPerProposal, ' µs')} (load generator ${fmt(b.generatorCpuUsPerProposal, ' µs')})`]);
     threads('kafka burst', b.serverCoresByThread, b.backendCores, b.elasticByIndex);
     rows.push(['kafka burst', 'all searchable', `${fmt(b.allSearchableAfterMs, ' ms')} after the last persisted`]);
   }

@@ -25,10 +25,9 @@ import type { ModeReport, ServerWarmup } from './report';
 import { runIngest, type IngestRequest } from './scenarios/ingest';
 import { runIngestFloor } from './scenarios/ingest-floor';
 import { runKafkaBurst } from './scenarios/kafka-burst';
-import { runKafkaProduce } from './scenarios/kafka-produce';
+import { mcpSpoolSerializer, runKafkaProduce } from './scenarios/kafka-produce';
 import { runOverload } from './scenarios/overload';
-import { ProposalFeed } from './scenarios/proposal-feed';
-import { spoolProposals, type ProposalSpool } from './scenarios/proposal-spool';
+import { spoolProposals, type ProposalSpool, type SpoolSerializer } from './scenarios/proposal-spool';
 import { runReads } from './scenarios/reads';
 import { runRestore } from './scenarios/restore';
 import { runSearch } from './scenarios/search';
@@ -55,11 +54,11 @@ function catalogOf(ctx: RunContext, namespace: string, entities: number, timeser
   return new SyntheticCatalog({ entities, seed: ctx.options.seed, namespace, timeseries });
 }
 
-/** `catalog`'s proposals written out for a REST ingest, before it starts (proposal-spool.ts). */
-function spoolOf(ctx: RunContext, catalog: SyntheticCatalog, keep?: (p: MetadataChangeProposal) => boolean): ProposalSpool {
+/** `catalog`'s proposals written out for an ingest, before it starts (proposal-spool.ts): JSON for REST unless `serialize` says otherwise. */
+function spoolOf(ctx: RunContext, catalog: SyntheticCatalog, keep?: (p: MetadataChangeProposal) => boolean, serialize?: SpoolSerializer): ProposalSpool {
   const dir = join(ctx.workDir, 'spool');
   mkdirSync(dir, { recursive: true });
-  return spoolProposals(catalog.entities(), join(dir, `${catalog.options.namespace}.jsonl`), keep);
+  return spoolProposals(catalog.entities(), join(dir, `${catalog.options.namespace}.spool`), keep, undefined, serialize);
 }
 
 /** Names every topic, index and database of one distributed deployment of the run. */
@@ -241,20 +240,24 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
         ...(deployment.authorization ? { authorization: deployment.authorization } : {}),
       };
       await attempt(ctx, report, 'kafka', async () => {
-        const feed = new ProposalFeed(catalogOf(ctx, NAMESPACES.kafka, options.kafkaEntities));
+        const feed = spoolOf(ctx, catalogOf(ctx, NAMESPACES.kafka, options.kafkaEntities), undefined, await mcpSpoolSerializer(proposalsTopic));
         const before = searchable;
         const produce = () =>
           runKafkaProduce(client, feed, { ...proposalsTopic, rate: options.kafkaRate, maxSeconds: options.maxIngestSeconds, expectSearchable: (n) => before + n });
-        const { result, usPerUnit, cores, backendCores, elasticByIndex } = await withCpu(deployment, produce, (r) => r.proposals);
-        report.kafka = { ...result, serverCpuUsPerProposal: usPerUnit, serverCoresByThread: cores, backendCores, elasticByIndex };
+        const generatorBefore = process.cpuUsage();
+        const { result, usPerUnit, cores, backendCores, elasticByIndex } = await withCpu(deployment, produce, (r) => r.proposals).finally(() => feed.close());
+        const generatorCpuUsPerProposal = cpuUsPerUnit(generatorBefore, result.proposals);
+        report.kafka = { ...result, serverCpuUsPerProposal: usPerUnit, generatorCpuUsPerProposal, serverCoresByThread: cores, backendCores, elasticByIndex };
         searchable += feed.entities;
       });
       await attempt(ctx, report, 'kafka burst', async () => {
-        const feed = new ProposalFeed(catalogOf(ctx, NAMESPACES.kafkaBurst, options.kafkaBurstEntities));
+        const feed = spoolOf(ctx, catalogOf(ctx, NAMESPACES.kafkaBurst, options.kafkaBurstEntities), undefined, await mcpSpoolSerializer(proposalsTopic));
         const before = searchable;
         const burst = () => runKafkaBurst(client, feed, { ...proposalsTopic, maxSeconds: options.maxIngestSeconds, expectSearchable: (n) => before + n });
-        const { result, usPerUnit, cores, backendCores, elasticByIndex } = await withCpu(deployment, burst, (r) => r.proposals);
-        report.kafkaBurst = { ...result, serverCpuUsPerProposal: usPerUnit, serverCoresByThread: cores, backendCores, elasticByIndex };
+        const generatorBefore = process.cpuUsage();
+        const { result, usPerUnit, cores, backendCores, elasticByIndex } = await withCpu(deployment, burst, (r) => r.proposals).finally(() => feed.close());
+        const generatorCpuUsPerProposal = cpuUsPerUnit(generatorBefore, result.proposals);
+        report.kafkaBurst = { ...result, serverCpuUsPerProposal: usPerUnit, generatorCpuUsPerProposal, serverCoresByThread: cores, backendCores, elasticByIndex };
         searchable += feed.entities;
       });
     }

@@ -70,9 +70,9 @@ export async function runIngest(client: CatalogClient, feed: ProposalSpool, opti
   const take = (): SpooledProposal[] =>
     request.action === 'ingestProposal' ? feed.take(1) : request.action === 'ingestProposalBatch' ? feed.take(request.proposals) : feed.takeEntities(request.entities);
   const send = (items: SpooledProposal[]): Promise<HttpReply> => {
-    if (request.action === 'ingestProposal') return client.ingestProposalJson(items[0]!.json, options.async);
-    if (request.action === 'ingestProposalBatch') return client.ingestProposalBatchJson(items.map((i) => i.json), options.async);
-    return client.batchIngest(snapshotsOf(request.registry, items.map((i) => JSON.parse(i.json) as MetadataChangeProposal)));
+    if (request.action === 'ingestProposal') return client.ingestProposalJson(items[0]!.body, options.async);
+    if (request.action === 'ingestProposalBatch') return client.ingestProposalBatchJson(items.map((i) => i.body), options.async);
+    return client.batchIngest(snapshotsOf(request.registry, items.map((i) => JSON.parse(i.body) as MetadataChangeProposal)));
   };
 
   const worker = async () => {

@@ -11,7 +11,7 @@ import type { CatalogClient } from '../client/catalog-client';
 import { now, round, sleep } from '../stats';
 import { untilSearchable } from './index-lag-probe';
 import { mcpProducer, type KafkaCpuFigures, type McpTopicOptions } from './kafka-produce';
-import type { ProposalFeed } from './proposal-feed';
+import type { ProposalSpool } from './proposal-spool';
 
 export interface KafkaBurstOptions extends McpTopicOptions {
   readonly maxSeconds: number;
@@ -35,7 +35,7 @@ const SEND_SIZE = 500;
 const SENDS_IN_FLIGHT = 4;
 const POLL_MS = 50;
 
-export async function runKafkaBurst(client: CatalogClient, feed: ProposalFeed, options: KafkaBurstOptions): Promise<KafkaBurstResult> {
+export async function runKafkaBurst(client: CatalogClient, feed: ProposalSpool, options: KafkaBurstOptions): Promise<KafkaBurstResult> {
   const producer = await mcpProducer(options);
   quietIdleRequestQueues();
   const admin = new Kafka({ clientId: 'cairn-bench-burst', brokers: options.brokers.split(','), logLevel: logLevel.NOTHING }).admin();

@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import { Type } from 'avsc';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import { quietIdleRequestQueues, sendableParts } from '@cairn/adapter-kafka';
-import { frame, type MetadataChangeProposal } from '@cairn/events';
+import { frame } from '@cairn/events';
 import type { CatalogClient } from '../client/catalog-client';
 import { REPO_ROOT } from '../deployments/service-process';
 import { now, round, sleep } from '../stats';
 import { IndexLagProbe, untilSearchable } from './index-lag-probe';
-import type { FedProposal, ProposalFeed } from './proposal-feed';
+import type { ProposalSpool, SpooledProposal, SpoolSerializer } from './proposal-spool';
 import type { PhaseLoad } from '../deployments/deployment';
 
 export interface KafkaProduceOptions {
@@ -32,6 +32,8 @@ export interface KafkaProduceOptions {
 export interface KafkaCpuFigures extends PhaseLoad {
   /** The catalog's CPU time per proposal (µs). */
   serverCpuUsPerProposal?: number;
+  /** The bench's own CPU time per proposal (µs): making, encoding and producing them, and the probes. */
+  generatorCpuUsPerProposal?: number;
 }
 
 export interface KafkaProduceResult extends KafkaCpuFigures {
@@ -58,18 +60,16 @@ async function registerSchema(options: McpTopicOptions, schema: string): Promise
 /** Options naming where proposals go, shared by the steady rate and the burst. */
 export type McpTopicOptions = Pick<KafkaProduceOptions, 'brokers' | 'topic' | 'registryUrl' | 'authorization'>;
 
-export interface McpProducer {
-  /** Resolves once Kafka acknowledged every one of them. */
-  send(items: readonly FedProposal[]): Promise<void>;
-  disconnect(): Promise<void>;
-}
-
-/** A plain Avro producer of proposals: the reference's MCP schema registered, Confluent-framed values, the URN as key. */
-export async function mcpProducer(options: McpTopicOptions): Promise<McpProducer> {
+/**
+ * Registers the reference's MCP schema with the registry and answers how a proposal is framed for
+ * the topic (Confluent framing, base64 so that a spool's line holds it): done while spooling,
+ * before the clock starts.
+ */
+export async function mcpSpoolSerializer(options: McpTopicOptions): Promise<SpoolSerializer> {
   const avsc = readFileSync(join(REPO_ROOT, 'schemas/avro/MetadataChangeProposal.avsc'), 'utf8');
   const schemaId = await registerSchema(options, avsc);
   const type = Type.forSchema(JSON.parse(avsc));
-  const encode = (p: MetadataChangeProposal) =>
+  return (p) =>
     frame(
       schemaId,
       type.toBuffer({
@@ -82,7 +82,17 @@ export async function mcpProducer(options: McpTopicOptions): Promise<McpProducer
         aspect: p.aspect ? { value: Buffer.from(p.aspect.value), contentType: p.aspect.contentType } : null,
         systemMetadata: null,
       }),
-    );
+    ).toString('base64');
+}
+
+export interface McpProducer {
+  /** Resolves once Kafka acknowledged every one of them. */
+  send(items: readonly SpooledProposal[]): Promise<void>;
+  disconnect(): Promise<void>;
+}
+
+/** A plain producer of proposals spooled by `mcpSpoolSerializer`: their framed Avro values, the URN as key. */
+export async function mcpProducer(options: McpTopicOptions): Promise<McpProducer> {
   // The load generator shares the catalog's cores: its idle connections should not spin either.
   quietIdleRequestQueues();
   const kafka = new Kafka({ clientId: 'cairn-bench-producer', brokers: options.brokers.split(','), logLevel: logLevel.NOTHING });
@@ -91,14 +101,14 @@ export async function mcpProducer(options: McpTopicOptions): Promise<McpProducer
   return {
     // A tick that came late carries more than one request may (MESSAGE_TOO_LARGE): sent in parts, in order.
     send: async (items) => {
-      const messages = items.map((i) => ({ key: i.proposal.entityUrn!, value: encode(i.proposal) }));
+      const messages = items.map((i) => ({ key: i.entityUrn, value: Buffer.from(i.body, 'base64') }));
       for (const part of sendableParts(messages)) await producer.send({ topic: options.topic, messages: part });
     },
     disconnect: () => producer.disconnect(),
   };
 }
 
-export async function runKafkaProduce(client: CatalogClient, feed: ProposalFeed, options: KafkaProduceOptions): Promise<KafkaProduceResult> {
+export async function runKafkaProduce(client: CatalogClient, feed: ProposalSpool, options: KafkaProduceOptions): Promise<KafkaProduceResult> {
   const producer = await mcpProducer(options);
   const probe = new IndexLagProbe(client);
   probe.start();
@@ -109,13 +119,13 @@ export async function runKafkaProduce(client: CatalogClient, feed: ProposalFeed,
   try {
     for (let tick = 1; now() < deadline; tick++) {
       const due = Math.floor((options.rate * (now() - started)) / 1000) - produced;
-      const items: FedProposal[] = due > 0 ? feed.take(due) : [];
+      const items: SpooledProposal[] = due > 0 ? feed.take(due) : [];
       if (due > 0 && items.length === 0) break;
       if (items.length) {
         produced += items.length;
         inFlight.push(
           producer.send(items).then(() => {
-            for (const i of items) if (i.createsEntity) probe.acknowledged(i.proposal.entityUrn!);
+            for (const i of items) if (i.createsEntity) probe.acknowledged(i.entityUrn);
           }),
         );
       }

@@ -25,9 +25,9 @@ describe('bench proposal spool', () => {
     const spool = spoolProposals(catalog.entities(), join(dir, 'catalog.jsonl'));
     const taken = spool.take(Infinity);
     const entities = [...catalog.entities()];
-    expect(taken.map((t) => JSON.parse(t.json))).toEqual(entities.flatMap((e) => e.proposals));
+    expect(taken.map((t) => JSON.parse(t.body))).toEqual(entities.flatMap((e) => e.proposals));
     expect(taken.filter((t) => t.createsEntity).map((t) => t.entityUrn)).toEqual(entities.map((e) => e.proposals[0]!.entityUrn));
-    expect(taken.every((t) => t.entityUrn === (JSON.parse(t.json) as MetadataChangeProposal).entityUrn)).toBe(true);
+    expect(taken.every((t) => t.entityUrn === (JSON.parse(t.body) as MetadataChangeProposal).entityUrn)).toBe(true);
     expect(spool.entities).toBe(150);
   });
 
@@ -38,13 +38,13 @@ describe('bench proposal spool', () => {
     }));
     const spool = spoolProposals(entities, file, () => true, 7);
     const taken = spool.take(Infinity);
-    expect(taken.map((t) => JSON.parse(t.json))).toEqual(entities.flatMap((e) => e.proposals));
+    expect(taken.map((t) => JSON.parse(t.body))).toEqual(entities.flatMap((e) => e.proposals));
     expect(taken.filter((t) => t.createsEntity)).toHaveLength(40);
     expect(existsSync(file)).toBe(false);
   });
 
   it('keeps only the proposals asked for, and its file goes when closed early', () => {
-    const file = join(dir, 'kept.jsonl');
+    const file = join(dir, 'kept.bodyl');
     const entities = [{ proposals: [proposal('urn:li:dataset:(urn:li:dataPlatform:hive,a,PROD)', 'drop'), proposal('urn:li:dataset:(urn:li:dataPlatform:hive,a,PROD)', 'keep')] }];
     const spool = spoolProposals(entities, file, (p) => p.aspect!.value.includes('keep'));
     expect(existsSync(file)).toBe(true);
@@ -54,7 +54,17 @@ describe('bench proposal spool', () => {
     const [only, ...rest] = again.take(10);
     expect(rest).toHaveLength(0);
     expect(only!.createsEntity).toBe(true);
-    expect(JSON.parse(only!.json)).toEqual(entities[0]!.proposals[1]);
+    expect(JSON.parse(only!.body)).toEqual(entities[0]!.proposals[1]);
+  });
+
+  it('writes each proposal as its serializer says, and refuses a serialization over several lines', () => {
+    const entities = [{ proposals: [proposal('urn:li:dataset:(urn:li:dataPlatform:hive,b,PROD)', 'one'), proposal('urn:li:dataset:(urn:li:dataPlatform:hive,b,PROD)', 'two')] }];
+    const base64 = (p: MetadataChangeProposal) => Buffer.from(p.aspect!.value).toString('base64');
+    const taken = spoolProposals(entities, join(dir, 'base64.spool'), undefined, 5, base64).take(Infinity);
+    expect(taken.map((t) => JSON.parse(Buffer.from(t.body, 'base64').toString()))).toEqual([{ description: 'one' }, { description: 'two' }]);
+    const file = join(dir, 'lines.spool');
+    expect(() => spoolProposals(entities, file, undefined, undefined, (p) => `${p.aspectName}\n`)).toThrow(/several lines/);
+    expect(existsSync(file)).toBe(false);
   });
 
   it('refuses a URN it could not read back, leaving no file behind', () => {

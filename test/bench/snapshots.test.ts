@@ -15,7 +15,7 @@ const dir = mkdtempSync(join(tmpdir(), 'cairn-snapshots-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let spools = 0;
 const spoolOf = (keep?: (p: MetadataChangeProposal) => boolean) => spoolProposals(catalog.entities(), join(dir, `${spools++}.jsonl`), keep);
-const proposalOf = (s: SpooledProposal) => JSON.parse(s.json) as MetadataChangeProposal;
+const proposalOf = (s: SpooledProposal) => JSON.parse(s.body) as MetadataChangeProposal;
 
 describe('bench snapshots', () => {
   it('leaves time-series aspects out, and the feed marks the first kept proposal of each entity', () => {
