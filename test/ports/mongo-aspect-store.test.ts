@@ -309,10 +309,10 @@ describeWithMongo('MongoAspectStore on a MongoDB-wire server', () => {
     it('of a unit name their aspects when it ends, in one directory request', async () => {
       const watched = await watchedStore();
       try {
-        await watched.store.unit(async () => {
+        await watched.store.unit(async (unit) => {
           for (let i = 0; i < 4; i++) {
-            await watched.store.write(aspectWrite(urnOf(i), 'status', { i }));
-            await watched.store.write(aspectWrite(urnOf(i), 'ownership', { i }));
+            await unit.write(aspectWrite(urnOf(i), 'status', { i }));
+            await unit.write(aspectWrite(urnOf(i), 'ownership', { i }));
           }
           expect(await names(urnOf(0))).toEqual([]);
         });
@@ -327,23 +327,23 @@ describeWithMongo('MongoAspectStore on a MongoDB-wire server', () => {
     it('of a unit that fails are named when its writes are delivered again', async () => {
       const w = aspectWrite(DATASET, 'status', { removed: false });
       await expect(
-        store.unit(async () => {
-          await store.write(w);
+        store.unit(async (unit) => {
+          await unit.write(w);
           throw new Error('the batch failed');
         }),
       ).rejects.toThrow('the batch failed');
       expect(await names(DATASET)).toEqual([]);
-      expect((await store.unit(() => store.write(w))).kind).toBe('replayed');
+      expect((await store.unit((unit) => unit.write(w))).kind).toBe('replayed');
       expect(await names(DATASET)).toEqual(['status']);
     });
 
     it('of a unit that deletes what it created leave no name behind', async () => {
-      await store.unit(async () => {
-        await store.write(aspectWrite(DATASET, 'status', { removed: false }));
-        await store.write(aspectWrite(DATASET, 'ownership', { owners: [] }));
-        await store.deleteAspect(DATASET, 'ownership');
-        await store.write(aspectWrite(urnOf(1), 'status', { removed: false }));
-        await store.deleteEntity(urnOf(1));
+      await store.unit(async (unit) => {
+        await unit.write(aspectWrite(DATASET, 'status', { removed: false }));
+        await unit.write(aspectWrite(DATASET, 'ownership', { owners: [] }));
+        await unit.deleteAspect(DATASET, 'ownership');
+        await unit.write(aspectWrite(urnOf(1), 'status', { removed: false }));
+        await unit.deleteEntity(urnOf(1));
       });
       const directory = raw.db(dbName).collection<{ _id: string; aspects: string[] }>(ENTITY_DIRECTORY_COLLECTION);
       expect(await directory.findOne({ _id: DATASET })).toMatchObject({ aspects: ['status'] });

@@ -441,6 +441,35 @@ describe('Persister: batches', () => {
     await expect(notifier.wait(poison.id, 100)).rejects.toMatchObject({ status: 422 });
   });
 
+  it("writes a batch's proposals through the store its unit gives, not around the unit", async () => {
+    const through: string[] = [];
+    const units: AspectStore = {
+      ...store,
+      unit: (work) =>
+        store.unit!((unit) =>
+          work({
+            ...unit,
+            write: (w) => (through.push(`write:${w.aspect}`), unit.write(w)),
+            createIfAbsent: (w) => (through.push(`createIfAbsent:${w.aspect}`), unit.createIfAbsent(w)),
+            getLatest: (urns, aspects) => (through.push(`getLatest:${aspects?.join()}`), unit.getLatest(urns, aspects)),
+            deleteAspect: (urn, aspect) => (through.push(`deleteAspect:${aspect}`), unit.deleteAspect(urn, aspect)),
+          }),
+        ),
+      write: () => Promise.reject(new Error('written around the unit')),
+      createIfAbsent: () => Promise.reject(new Error('written around the unit')),
+    };
+    persister = new Persister(registry, units, logs, notifier);
+    const addTag = [{ op: 'add', path: '/tags/-', value: { tag: 'urn:li:tag:b' } }];
+    // In log order: a record's id tells the store whether it was applied already.
+    const tags = upsert('globalTags', { tags: [{ tag: 'urn:li:tag:a' }] });
+    const patch = record({ entityType: 'dataset', entityUrn: DS, changeType: 'PATCH', aspectName: 'globalTags', aspect: { value: JSON.stringify(addTag), contentType: JSON_PATCH_CONTENT } });
+    const remove = record({ entityType: 'dataset', entityUrn: DS, changeType: 'DELETE', aspectName: 'status' });
+    await persister.handleBatch([tags, patch, remove]);
+    // The aspects' chains run side by side: the order across them is not promised.
+    expect(through.sort()).toEqual(['createIfAbsent:datasetKey', 'deleteAspect:status', 'getLatest:globalTags', 'write:globalTags', 'write:globalTags']);
+    expect(await latest('globalTags')).toEqual({ tags: [{ tag: 'urn:li:tag:a' }, { tag: 'urn:li:tag:b' }] });
+  });
+
   /** The embedded store behind a round trip: `delayMs` before each write, which is recorded as `<first|other>:<aspect>`. */
   function remoteStore(delayMs: (w: { urn: string; aspect: string }) => number, writes: string[]): AspectStore {
     const arrive = async (w: { urn: string; aspect: string }) => {

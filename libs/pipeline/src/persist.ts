@@ -15,7 +15,7 @@
  */
 import { applyPatch, PatchError, RestliError, unprocessable, type Registry } from '@cairn/core';
 import type { AuditStamp, FailedMetadataChangeProposal, MetadataChangeLog, MetadataChangeProposal } from '@cairn/events';
-import { proposalMark, type AspectStore, type BatchDelivery, type BatchTaken, type LogRecord, type NewRecord, type StoredAspect, type WriteOutcome } from '@cairn/ports';
+import { proposalMark, type AspectStore, type BatchDelivery, type BatchTaken, type LogRecord, type NewRecord, type StoredAspect, type UnitStore, type WriteOutcome } from '@cairn/ports';
 import { ACTOR_HEADER, mayBeAwaited, SYSTEM_ACTOR, type PipelineLogs } from './logs';
 import { rememberParsedAspect } from './parsed-aspects';
 import { checkAspectValue, checkProposalOnce, isClientError, JSON_CONTENT, type CheckedProposal } from './proposal-check';
@@ -129,11 +129,11 @@ export class Persister {
     // A chain's proposals apply in order; different chains' overlap, so a store that is a round
     // trip away is not waited on one write at a time. A client error is final for its proposal
     // only; any other error stops its chain, whose rest is then retried one by one.
-    const applyChain = async (indices: readonly number[]) => {
+    const applyChain = async (store: UnitStore, indices: readonly number[]) => {
       for (let k = 0; k < indices.length; k++) {
         const i = indices[k]!;
         try {
-          outcomes[i] = await this.apply(batch[i]!);
+          outcomes[i] = await this.apply(batch[i]!, store);
         } catch (err) {
           if (!isClientError(err)) {
             deferred.push(...indices.slice(k));
@@ -143,9 +143,9 @@ export class Persister {
         }
       }
     };
-    const applyAll = () => inParallel(writeChains(this.registry, batch), CONCURRENT_CHAINS, applyChain);
+    const applyAll = (store: UnitStore) => inParallel(writeChains(this.registry, batch), CONCURRENT_CHAINS, (chain) => applyChain(store, chain));
     try {
-      await (this.store.unit ? this.store.unit(applyAll) : applyAll());
+      await (this.store.unit ? this.store.unit(applyAll) : applyAll(this.store));
       if (deferred.length > 0 && delivery?.inline) throw new Error(`${deferred.length} proposals of the batch failed and are to be retried`);
     } catch (err) {
       // The unit did not commit (or is undone): what it remembered about stored keys may not hold.
@@ -168,7 +168,7 @@ export class Persister {
     const outbox = new Outbox();
     for (let attempt = 1; ; attempt++) {
       try {
-        outbox.applied(record, await this.apply(record));
+        outbox.applied(record, await this.apply(record, this.store));
         return outbox;
       } catch (err) {
         if (!isClientError(err) && attempt < MAX_ATTEMPTS) {
@@ -190,21 +190,22 @@ export class Persister {
     for (const [id, outcome] of outbox.settled) this.settler?.settle(id, outcome);
   }
 
-  private async apply(record: LogRecord<MetadataChangeProposal>): Promise<Applied> {
+  /** `store`: the store the proposal writes through (its batch's unit's, when the store has units). */
+  private async apply(record: LogRecord<MetadataChangeProposal>, store: UnitStore): Promise<Applied> {
     const now = Date.now();
     const checked = checkProposalOnce(this.registry, record.value, now);
     const created: AuditStamp = { time: now, actor: record.headers[ACTOR_HEADER] ?? SYSTEM_ACTOR };
     if (checked.aspect.kind === 'timeseries') return { result: {}, versioned: [], timeseries: [parsedAs({ ...checked.mcp, created }, checked.value)] };
-    if (checked.mcp.changeType === 'DELETE') return this.delete(checked, created);
-    const value = checked.patch ? await this.patched(checked) : checked.value;
+    if (checked.mcp.changeType === 'DELETE') return this.delete(checked, created, store);
+    const value = checked.patch ? await this.patched(checked, store) : checked.value;
     const mcp: MetadataChangeProposal = checked.patch
       ? { ...checked.mcp, changeType: 'PATCH', aspect: { value: JSON.stringify(value), contentType: JSON_CONTENT } }
       : checked.mcp;
     // The key and the aspect are written side by side (a store a round trip away sends them
     // together); the key's change log still comes first. A redelivery completes whichever failed.
     const [keyLogs, outcome] = await Promise.all([
-      checked.aspect.kind === 'key' ? [] : this.ensureKey(checked, record, created),
-      this.store.write({
+      checked.aspect.kind === 'key' ? [] : this.ensureKey(checked, record, created, store),
+      store.write({
         urn: checked.urn,
         aspect: checked.aspect.name,
         metadata: (mcp.aspect as { value: string }).value,
@@ -221,8 +222,8 @@ export class Persister {
     return { result: {}, versioned: log ? [...keyLogs, log] : keyLogs, timeseries: [] };
   }
 
-  private async patched(checked: CheckedProposal): Promise<unknown> {
-    const [current] = await this.store.getLatest([checked.urn], [checked.aspect.name]);
+  private async patched(checked: CheckedProposal, store: UnitStore): Promise<unknown> {
+    const [current] = await store.getLatest([checked.urn], [checked.aspect.name]);
     try {
       const result = applyPatch(current ? JSON.parse(current.metadata) : {}, checked.patch ?? []);
       return checkAspectValue(checked.aspect, result, checked.urn);
@@ -233,7 +234,7 @@ export class Persister {
   }
 
   /** Stores the key aspect on an entity's first write, with its own change log. */
-  private async ensureKey(checked: CheckedProposal, record: LogRecord<MetadataChangeProposal>, created: AuditStamp): Promise<MetadataChangeLog[]> {
+  private async ensureKey(checked: CheckedProposal, record: LogRecord<MetadataChangeProposal>, created: AuditStamp, store: UnitStore): Promise<MetadataChangeLog[]> {
     if (this.knownEntities.has(checked.urn)) return [];
     const inFlight = this.keysInFlight.get(checked.urn);
     if (inFlight) {
@@ -241,7 +242,7 @@ export class Persister {
       await inFlight;
       return [];
     }
-    const written = this.writeKey(checked, record, created);
+    const written = this.writeKey(checked, record, created, store);
     this.keysInFlight.set(checked.urn, written);
     try {
       return await written;
@@ -250,12 +251,12 @@ export class Persister {
     }
   }
 
-  private async writeKey(checked: CheckedProposal, record: LogRecord<MetadataChangeProposal>, created: AuditStamp): Promise<MetadataChangeLog[]> {
+  private async writeKey(checked: CheckedProposal, record: LogRecord<MetadataChangeProposal>, created: AuditStamp, store: UnitStore): Promise<MetadataChangeLog[]> {
     const keyName = checked.entity.keyAspect.name;
     const { urn } = this.registry.parseEntityUrn(checked.urn);
     const key = this.registry.keyFromUrn(urn, checked.entity);
     const keyValue = JSON.stringify(key);
-    const stored = await this.store.createIfAbsent({
+    const stored = await store.createIfAbsent({
       urn: checked.urn,
       aspect: keyName,
       metadata: keyValue,
@@ -286,16 +287,16 @@ export class Persister {
   }
 
   /** DELETE of the key aspect removes the whole entity; of another aspect, all its versions. */
-  private async delete(checked: CheckedProposal, created: AuditStamp): Promise<Applied> {
+  private async delete(checked: CheckedProposal, created: AuditStamp, store: UnitStore): Promise<Applied> {
     const removed: StoredAspect[] = [];
     let rows: number;
     if (checked.aspect.kind === 'key') {
-      const result = await this.store.deleteEntity(checked.urn);
+      const result = await store.deleteEntity(checked.urn);
       removed.push(...result.latest);
       rows = result.rows;
       this.knownEntities.delete(checked.urn);
     } else {
-      const result = await this.store.deleteAspect(checked.urn, checked.aspect.name);
+      const result = await store.deleteAspect(checked.urn, checked.aspect.name);
       if (result.latest) removed.push(result.latest);
       rows = result.rows;
     }

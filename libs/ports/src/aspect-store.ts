@@ -77,13 +77,17 @@ export interface AspectStore {
   /**
    * Optional, for engines where a request or a commit is what costs: runs `work` as one unit, so a
    * batch of writes commits once (the embedded engine: one transaction) or shares its bookkeeping
-   * requests (MongoDB: the entity directory's updates go together when it ends). `work` must await
-   * nothing but this store's own calls, since whatever else ran meanwhile would join the unit; a
-   * failed write inside it undoes only itself.
+   * requests (MongoDB: the entity directory's updates go together when it ends). `work` writes
+   * through the store it is given, and must await nothing but that store's calls, since whatever
+   * else ran meanwhile would join an embedded unit's transaction; a failed write inside it undoes
+   * only itself.
    */
-  unit?<T>(work: () => Promise<T>): Promise<T>;
+  unit?<T>(work: (store: UnitStore) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
+
+/** What a unit's work reads and writes through (`AspectStore.unit`). */
+export type UnitStore = Pick<AspectStore, 'write' | 'createIfAbsent' | 'getLatest' | 'deleteAspect' | 'deleteEntity'>;
 
 /** The reads of the store: what read paths get (a request's view may leave out what its actor may not read). */
 export type AspectReader = Pick<AspectStore, 'getLatest' | 'getVersion' | 'exists' | 'scanLatest' | 'countLatest'>;

@@ -1,6 +1,6 @@
 /** AspectStore on SQLite: the reference's aspect table, with versioning done in one transaction. */
 import { sameAspectValue } from '@cairn/core';
-import { alreadyApplied, type AspectStore, type AspectWrite, type StoredAspect, type WriteOutcome } from '@cairn/ports';
+import { alreadyApplied, type AspectStore, type AspectWrite, type StoredAspect, type UnitStore, type WriteOutcome } from '@cairn/ports';
 import type { EmbeddedDb } from './database';
 import { ASPECT_COLUMNS, KEY_ASPECTS_INDEX, KEY_ASPECTS_WHERE, LATEST_BY_ASPECT_INDEX, SqliteAspectReads, toStored, type AspectRow } from './sqlite-aspect-reads';
 
@@ -139,11 +139,11 @@ export class SqliteAspectStore extends SqliteAspectReads implements AspectStore 
   }
 
   /** One transaction around `work`; each write inside is a savepoint, so a failed one undoes only itself. */
-  async unit<T>(work: () => Promise<T>): Promise<T> {
-    if (this.db.inTransaction) return work();
+  async unit<T>(work: (store: UnitStore) => Promise<T>): Promise<T> {
+    if (this.db.inTransaction) return work(this);
     this.stmts.begin.run();
     try {
-      const result = await work();
+      const result = await work(this);
       this.stmts.commit.run();
       return result;
     } finally {

@@ -1,7 +1,6 @@
 /** AspectStore on MongoDB (or FerretDB): the reference's aspect table as one collection. */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { MongoClient, MongoServerError, type Collection, type Db, type Document } from 'mongodb';
-import type { AspectScan, AspectStore, AspectWrite, StoredAspect, WriteOutcome } from '@cairn/ports';
+import type { AspectScan, AspectStore, AspectWrite, StoredAspect, UnitStore, WriteOutcome } from '@cairn/ports';
 import { ASPECT_COLLECTION, latestFromWrite, rowId, toStoredAspect, type AspectDocument } from './aspect-document';
 import { AspectWriteLocks, WRITE_LOCK_COLLECTION, type WriteLockDocument } from './aspect-write-locks';
 import { EntityDirectory, type AspectName } from './entity-directory';
@@ -55,8 +54,6 @@ async function ensureIndexes(rows: Collection<AspectDocument>, server: ServerTra
 export class MongoAspectStore implements AspectStore {
   /** First writes of the writes in flight together, inserted in one request. */
   private readonly firstWrites: TickBatcher<AspectDocument, boolean>;
-  /** Inside a unit: the aspects its writes are to name in the directory when it ends. */
-  private readonly unitNames = new AsyncLocalStorage<AspectName[]>();
 
   private constructor(
     private readonly client: MongoClient,
@@ -81,13 +78,13 @@ export class MongoAspectStore implements AspectStore {
    * A write first tries to be the aspect's first (an atomic insert, batched with the writes in
    * flight beside it); when version 0 is there already it takes the versioned path.
    */
-  async write(write: AspectWrite): Promise<WriteOutcome> {
+  async write(write: AspectWrite, unitNames?: AspectName[]): Promise<WriteOutcome> {
     const first = latestFromWrite(write, 0);
     const outcome: WriteOutcome = (await this.firstWrites.submit(first))
       ? { kind: 'created', current: toStoredAspect(first) }
       : await writeVersioned(this.rows, this.locks, write);
     // A first write names the aspect; a redelivery names it again, in case its writer died before.
-    if (outcome.kind === 'created' || outcome.kind === 'replayed') await this.nameInUnit(write);
+    if (outcome.kind === 'created' || outcome.kind === 'replayed') await this.nameInUnit(write, unitNames);
     return outcome;
   }
 
@@ -95,29 +92,38 @@ export class MongoAspectStore implements AspectStore {
    * Names the aspect either way: a row there already may be one whose writer died before naming it.
    * A row there already is read only to tell whether the same proposal wrote it.
    */
-  async createIfAbsent(write: AspectWrite): Promise<StoredAspect | undefined> {
+  async createIfAbsent(write: AspectWrite, unitNames?: AspectName[]): Promise<StoredAspect | undefined> {
     const first = latestFromWrite(write, 0);
     const created = await this.firstWrites.submit(first);
-    await this.nameInUnit(write);
+    await this.nameInUnit(write, unitNames);
     if (created) return toStoredAspect(first);
     const stored = await this.rows.findOne({ _id: first._id });
     return stored?.proposalId === write.proposalId ? toStoredAspect(stored) : undefined;
   }
 
-  private async nameInUnit(write: AspectWrite): Promise<void> {
-    const names = this.unitNames.getStore();
-    if (names) names.push({ urn: write.urn, aspect: write.aspect });
+  /** `unitNames`: the names a unit adds when it ends (a write outside a unit names its aspect at once). */
+  private async nameInUnit(write: AspectWrite, unitNames: AspectName[] | undefined): Promise<void> {
+    if (unitNames) unitNames.push({ urn: write.urn, aspect: write.aspect });
     else await this.directory.add(write.urn, write.aspect);
   }
 
   /**
    * The directory names of the unit's writes are added together once `work` is done, in a few
    * requests for the whole unit instead of a few for each write. When `work` fails they are not:
-   * its batch is delivered again, and redeliveries name their aspects.
+   * its batch is delivered again, and redeliveries name their aspects. The unit's names travel
+   * with the store `work` is given: several units run at once (a batch of each partition), and
+   * telling them apart by async context (`AsyncLocalStorage`) put promise hooks on every promise
+   * of the process.
    */
-  async unit<T>(work: () => Promise<T>): Promise<T> {
+  async unit<T>(work: (store: UnitStore) => Promise<T>): Promise<T> {
     const names: AspectName[] = [];
-    const result = await this.unitNames.run(names, work);
+    const result = await work({
+      write: (write) => this.write(write, names),
+      createIfAbsent: (write) => this.createIfAbsent(write, names),
+      getLatest: (urns, aspects) => this.getLatest(urns, aspects),
+      deleteAspect: (urn, aspect) => this.deleteAspect(urn, aspect, names),
+      deleteEntity: (urn) => this.deleteEntity(urn, names),
+    });
     await this.name(names);
     return result;
   }
@@ -127,8 +133,7 @@ export class MongoAspectStore implements AspectStore {
   }
 
   /** Inside a unit, a delete first names what the unit created of the entity, so the delete drops those names too. */
-  private async nameBeforeDelete(urn: string): Promise<void> {
-    const names = this.unitNames.getStore();
+  private async nameBeforeDelete(urn: string, names: AspectName[] | undefined): Promise<void> {
     if (!names?.some((n) => n.urn === urn)) return;
     const own = names.filter((n) => n.urn === urn);
     names.splice(0, names.length, ...names.filter((n) => n.urn !== urn));
@@ -149,8 +154,8 @@ export class MongoAspectStore implements AspectStore {
     return doc ? toStoredAspect(doc) : undefined;
   }
 
-  async deleteAspect(urn: string, aspect: string): Promise<{ latest?: StoredAspect; rows: number }> {
-    await this.nameBeforeDelete(urn);
+  async deleteAspect(urn: string, aspect: string, unitNames?: AspectName[]): Promise<{ latest?: StoredAspect; rows: number }> {
+    await this.nameBeforeDelete(urn, unitNames);
     return this.locks.withLocks(urn, [aspect], DELETE_HOLDER, async () => {
       const latest = await this.rows.findOne({ _id: rowId(urn, aspect, 0) });
       const { deletedCount } = await this.rows.deleteMany(byAspect(urn, aspect));
@@ -159,8 +164,8 @@ export class MongoAspectStore implements AspectStore {
     });
   }
 
-  async deleteEntity(urn: string): Promise<{ latest: StoredAspect[]; rows: number }> {
-    await this.nameBeforeDelete(urn);
+  async deleteEntity(urn: string, unitNames?: AspectName[]): Promise<{ latest: StoredAspect[]; rows: number }> {
+    await this.nameBeforeDelete(urn, unitNames);
     // From the rows, not the directory: a row whose writer died before naming it goes too, with its change log.
     const aspects = await this.rows.distinct('aspect', { ...byUrn(urn), version: 0 });
     // Holding every aspect's lock, no change to them is half done when the rows go.
