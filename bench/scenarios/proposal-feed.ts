@@ -1,7 +1,7 @@
 /**
- * The catalog's proposals made as they are taken, one or a batch at a time, for the producers that
- * need them as objects (Kafka's Avro producer) or take only what a while can send (the overload).
- * A REST ingest takes them from a spool written before it starts (proposal-spool.ts).
+ * The catalog's proposals made as they are taken, one or a batch at a time, for the overload, which
+ * takes only what a while can send from a catalog of ten times the entities. The ingests take
+ * theirs from a spool written before they start (proposal-spool.ts).
  */
 import type { MetadataChangeProposal } from '@cairn/events';
 import type { SyntheticCatalog } from '../generator/catalog';
