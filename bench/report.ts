@@ -30,14 +30,17 @@ export interface Footprint {
 }
 
 /** What a throwaway deployment ingested before the measured one started (distributed mode). */
-export interface ServerWarmup {
+/** Proposals sent before the measured scenarios, untimed, so that what they measure is warm. */
+export interface Warmup {
   readonly proposals: number;
   readonly seconds: number;
 }
 
 export interface ModeReport {
   readonly catalog: { readonly entities: number; readonly proposals?: number };
-  readonly serverWarmup?: ServerWarmup;
+  readonly serverWarmup?: Warmup;
+  /** The distributed services' own warm-up before the Kafka scenarios, when no ingest ran before them. */
+  kafkaServicesWarmup?: Warmup;
   footprint: Footprint;
   /** Proposal-sized `ingestProposal` requests refused at once (400): the ingest's HTTP path alone. */
   ingestFloor?: LoopResult;
@@ -122,6 +125,10 @@ export function tableRows(report: ModeReport): [string, string, string][] {
   if (report.load) ingest(`load (batches of ${report.load.proposalsPerRequest})`, report.load);
   ingest('batch', report.batch);
   ingest('snapshots', report.snapshots, 'aspect');
+  if (report.kafkaServicesWarmup) {
+    const w = report.kafkaServicesWarmup;
+    rows.push(['kafka', 'services warmed up first (untimed)', `${w.proposals} proposals produced in ${w.seconds} s`]);
+  }
   if (report.kafka) {
     const k = report.kafka;
     rows.push(['kafka', 'produced (acked by Kafka)', `${k.proposals} in ${k.seconds} s = ${k.proposalsPerSecond}/s`]);
