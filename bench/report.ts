@@ -29,7 +29,6 @@ export interface Footprint {
   readonly rssAfterRestartMb?: number;
 }
 
-/** What a throwaway deployment ingested before the measured one started (distributed mode). */
 /** Proposals sent before the measured scenarios, untimed, so that what they measure is warm. */
 export interface Warmup {
   readonly proposals: number;
@@ -38,6 +37,7 @@ export interface Warmup {
 
 export interface ModeReport {
   readonly catalog: { readonly entities: number; readonly proposals?: number };
+  /** What a throwaway deployment ingested before the measured one started (distributed mode). */
   readonly serverWarmup?: Warmup;
   /** The distributed services' own warm-up before the Kafka scenarios, when no ingest ran before them. */
   kafkaServicesWarmup?: Warmup;

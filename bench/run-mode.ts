@@ -122,15 +122,16 @@ function profilesOf(dir: string): Record<string, ReturnType<typeof summarizeProf
 }
 
 /**
- * The deployment's CPU time while `run` runs, in µs per unit of work, and the cores each of its
- * threads, and each local backend's server, kept busy meanwhile.
+ * The deployment's CPU time while `run` runs, and the load generator's (this process's), in µs per
+ * unit of work, and the cores each of its threads, and each local backend's server, kept busy meanwhile.
  */
 async function withCpu<T>(
   deployment: Deployment,
   run: () => Promise<T>,
   units: (result: T) => number,
-): Promise<{ result: T; usPerUnit: number; cores: Record<string, number>; backendCores: Record<string, number>; elasticByIndex?: IndexWorkDelta[] }> {
+): Promise<{ result: T; usPerUnit: number; generatorUsPerUnit: number; cores: Record<string, number>; backendCores: Record<string, number>; elasticByIndex?: IndexWorkDelta[] }> {
   const elasticBefore = await deployment.elasticIndexWork();
+  const generatorBefore = process.cpuUsage();
   const before = deployment.cpuMs();
   const threadsBefore = deployment.threadCpuMs();
   const backendsBefore = deployment.backendCpuMs();
@@ -140,8 +141,9 @@ async function withCpu<T>(
   const cores = coresByThread(threadsBefore, deployment.threadCpuMs(), wallMs);
   const backendCores = coresByThread(backendsBefore, deployment.backendCpuMs(), wallMs);
   const usPerUnit = round((1000 * (deployment.cpuMs() - before)) / Math.max(1, units(result)), 0)!;
+  const generatorUsPerUnit = cpuUsPerUnit(generatorBefore, units(result));
   const elasticAfter = elasticBefore && (await deployment.elasticIndexWork());
-  return { result, usPerUnit, cores, backendCores, ...(elasticBefore && elasticAfter ? { elasticByIndex: indexWorkBetween(elasticBefore, elasticAfter) } : {}) };
+  return { result, usPerUnit, generatorUsPerUnit, cores, backendCores, ...(elasticBefore && elasticAfter ? { elasticByIndex: indexWorkBetween(elasticBefore, elasticAfter) } : {}) };
 }
 
 /** Runs a scenario; a failure is recorded in the report and the run goes on. */
@@ -175,14 +177,13 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
   const ingest = async (source: SyntheticCatalog, request: IngestRequest) => {
     const feed = spoolOf(ctx, source, request.action === 'batchIngest' ? (p) => fitsSnapshot(request.registry, p) : undefined);
     const before = searchable;
-    const generatorBefore = process.cpuUsage();
-    const { result, usPerUnit, cores, backendCores, elasticByIndex } = await withCpu(
+    const { result, usPerUnit, generatorUsPerUnit, cores, backendCores, elasticByIndex } = await withCpu(
       deployment,
       () => runIngest(client, feed, { clients: options.clients, request, maxSeconds: options.maxIngestSeconds, expectSearchable: (n) => before + n }),
       (r) => r.proposals,
     ).finally(() => feed.close());
     searchable += feed.entities;
-    return { ...result, serverCpuUsPerProposal: usPerUnit, serverCoresByThread: cores, backendCores, elasticByIndex, generatorCpuUsPerProposal: cpuUsPerUnit(generatorBefore, result.proposals) };
+    return { ...result, serverCpuUsPerProposal: usPerUnit, serverCoresByThread: cores, backendCores, elasticByIndex, generatorCpuUsPerProposal: generatorUsPerUnit };
   };
   try {
     if (has('ingest')) {
@@ -239,12 +240,16 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
         registryUrl: `${deployment.baseUrl}/schema-registry/api`,
         ...(deployment.authorization ? { authorization: deployment.authorization } : {}),
       };
+      // The schema is registered once, by the first scenario that spools (inside its attempt, so a failure is its error).
+      let serializer: Promise<SpoolSerializer> | undefined;
+      const kafkaSpool = async (namespace: string, entities: number) =>
+        spoolOf(ctx, catalogOf(ctx, namespace, entities), undefined, await (serializer ??= mcpSpoolSerializer(proposalsTopic)));
       // Otherwise the steady phase is the services' first work, measured while V8 still compiles
       // their code: their helper threads 0.15 to 0.18 of a core, and the lag p99 4.5 s against 3.5
       // on the same services warm (docs/performance-log.md, the thirty-fifth session).
       if (!has('ingest') && !has('batch') && !has('snapshots')) {
         await attempt(ctx, report, 'kafka services warmup', async () => {
-          const feed = spoolOf(ctx, catalogOf(ctx, NAMESPACES.kafkaServicesWarmup, options.kafkaEntities), undefined, await mcpSpoolSerializer(proposalsTopic));
+          const feed = await kafkaSpool(NAMESPACES.kafkaServicesWarmup, options.kafkaEntities);
           const before = searchable;
           const warmup = await runKafkaProduce(client, feed, { ...proposalsTopic, rate: options.kafkaRate, maxSeconds: options.maxIngestSeconds, expectSearchable: (n) => before + n }).finally(() => feed.close());
           report.kafkaServicesWarmup = { proposals: warmup.proposals, seconds: warmup.seconds };
@@ -252,24 +257,20 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
         });
       }
       await attempt(ctx, report, 'kafka', async () => {
-        const feed = spoolOf(ctx, catalogOf(ctx, NAMESPACES.kafka, options.kafkaEntities), undefined, await mcpSpoolSerializer(proposalsTopic));
+        const feed = await kafkaSpool(NAMESPACES.kafka, options.kafkaEntities);
         const before = searchable;
         const produce = () =>
           runKafkaProduce(client, feed, { ...proposalsTopic, rate: options.kafkaRate, maxSeconds: options.maxIngestSeconds, expectSearchable: (n) => before + n });
-        const generatorBefore = process.cpuUsage();
-        const { result, usPerUnit, cores, backendCores, elasticByIndex } = await withCpu(deployment, produce, (r) => r.proposals).finally(() => feed.close());
-        const generatorCpuUsPerProposal = cpuUsPerUnit(generatorBefore, result.proposals);
-        report.kafka = { ...result, serverCpuUsPerProposal: usPerUnit, generatorCpuUsPerProposal, serverCoresByThread: cores, backendCores, elasticByIndex };
+        const { result, usPerUnit, generatorUsPerUnit, cores, backendCores, elasticByIndex } = await withCpu(deployment, produce, (r) => r.proposals).finally(() => feed.close());
+        report.kafka = { ...result, serverCpuUsPerProposal: usPerUnit, generatorCpuUsPerProposal: generatorUsPerUnit, serverCoresByThread: cores, backendCores, elasticByIndex };
         searchable += feed.entities;
       });
       await attempt(ctx, report, 'kafka burst', async () => {
-        const feed = spoolOf(ctx, catalogOf(ctx, NAMESPACES.kafkaBurst, options.kafkaBurstEntities), undefined, await mcpSpoolSerializer(proposalsTopic));
+        const feed = await kafkaSpool(NAMESPACES.kafkaBurst, options.kafkaBurstEntities);
         const before = searchable;
         const burst = () => runKafkaBurst(client, feed, { ...proposalsTopic, maxSeconds: options.maxIngestSeconds, expectSearchable: (n) => before + n });
-        const generatorBefore = process.cpuUsage();
-        const { result, usPerUnit, cores, backendCores, elasticByIndex } = await withCpu(deployment, burst, (r) => r.proposals).finally(() => feed.close());
-        const generatorCpuUsPerProposal = cpuUsPerUnit(generatorBefore, result.proposals);
-        report.kafkaBurst = { ...result, serverCpuUsPerProposal: usPerUnit, generatorCpuUsPerProposal, serverCoresByThread: cores, backendCores, elasticByIndex };
+        const { result, usPerUnit, generatorUsPerUnit, cores, backendCores, elasticByIndex } = await withCpu(deployment, burst, (r) => r.proposals).finally(() => feed.close());
+        report.kafkaBurst = { ...result, serverCpuUsPerProposal: usPerUnit, generatorCpuUsPerProposal: generatorUsPerUnit, serverCoresByThread: cores, backendCores, elasticByIndex };
         searchable += feed.entities;
       });
     }
