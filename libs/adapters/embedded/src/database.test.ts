@@ -3,6 +3,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, withLargeSort, type EmbeddedDb } from './database';
 
+describe('openDatabase', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cairn-open-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('gives the writer the page cache its options ask for, else 16 MB', () => {
+    const sized = openDatabase(join(dir, 'sized.db'), { pageCacheKib: 4096 });
+    const plain = openDatabase(join(dir, 'plain.db'));
+    try {
+      expect(sized.pragma('cache_size', { simple: true })).toBe(-4096);
+      expect(plain.pragma('cache_size', { simple: true })).toBe(-16384);
+    } finally {
+      sized.close();
+      plain.close();
+    }
+  });
+});
+
 describe('withLargeSort', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cairn-large-sort-'));
   let db: EmbeddedDb;
