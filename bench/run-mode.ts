@@ -244,14 +244,16 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
       let serializer: Promise<SpoolSerializer> | undefined;
       const kafkaSpool = async (namespace: string, entities: number) =>
         spoolOf(ctx, catalogOf(ctx, namespace, entities), undefined, await (serializer ??= mcpSpoolSerializer(proposalsTopic)));
+      /** The steady phase's production at --kafka-rate, the warm-up's too; `before`: the entities searchable before it. */
+      const produceAtRate = (feed: Awaited<ReturnType<typeof kafkaSpool>>, before: number) =>
+        runKafkaProduce(client, feed, { ...proposalsTopic, rate: options.kafkaRate, maxSeconds: options.maxIngestSeconds, expectSearchable: (n) => before + n });
       // Otherwise the steady phase is the services' first work, measured while V8 still compiles
       // their code: their helper threads 0.15 to 0.18 of a core, and the lag p99 4.5 s against 3.5
       // on the same services warm (docs/performance-log.md, the thirty-fifth session).
       if (!has('ingest') && !has('batch') && !has('snapshots')) {
         await attempt(ctx, report, 'kafka services warmup', async () => {
           const feed = await kafkaSpool(NAMESPACES.kafkaServicesWarmup, options.kafkaEntities);
-          const before = searchable;
-          const warmup = await runKafkaProduce(client, feed, { ...proposalsTopic, rate: options.kafkaRate, maxSeconds: options.maxIngestSeconds, expectSearchable: (n) => before + n }).finally(() => feed.close());
+          const warmup = await produceAtRate(feed, searchable).finally(() => feed.close());
           report.kafkaServicesWarmup = { proposals: warmup.proposals, seconds: warmup.seconds };
           searchable += feed.entities;
         });
@@ -259,8 +261,7 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
       await attempt(ctx, report, 'kafka', async () => {
         const feed = await kafkaSpool(NAMESPACES.kafka, options.kafkaEntities);
         const before = searchable;
-        const produce = () =>
-          runKafkaProduce(client, feed, { ...proposalsTopic, rate: options.kafkaRate, maxSeconds: options.maxIngestSeconds, expectSearchable: (n) => before + n });
+        const produce = () => produceAtRate(feed, before);
         const { result, usPerUnit, generatorUsPerUnit, cores, backendCores, elasticByIndex } = await withCpu(deployment, produce, (r) => r.proposals).finally(() => feed.close());
         report.kafka = { ...result, serverCpuUsPerProposal: usPerUnit, generatorCpuUsPerProposal: generatorUsPerUnit, serverCoresByThread: cores, backendCores, elasticByIndex };
         searchable += feed.entities;
