@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, release, totalmem } from 'node:os';
 import { dirname } from 'node:path';
-import { formatIndexWork, type IndexWorkDelta } from './deployments/elastic-work';
+import { formatIndexWork, type IndexWorkDelta, type ServerWarmth } from './deployments/elastic-work';
 import type { RawResult } from './raw/aspect-rows';
 import type { IngestResult } from './scenarios/ingest';
 import type { KafkaBurstResult } from './scenarios/kafka-burst';
@@ -39,6 +39,8 @@ export interface ModeReport {
   readonly catalog: { readonly entities: number; readonly proposals?: number };
   /** What a throwaway deployment ingested before the measured one started (distributed mode). */
   readonly serverWarmup?: Warmup;
+  /** How long Elasticsearch had run, and how much work it had done, when the measured deployment started (distributed mode). */
+  readonly elasticsearchAtStart?: ServerWarmth;
   /** The distributed services' own warm-up before the Kafka scenarios, when no ingest ran before them. */
   kafkaServicesWarmup?: Warmup;
   footprint: Footprint;
@@ -100,6 +102,10 @@ export function tableRows(report: ModeReport): [string, string, string][] {
   if (report.serverWarmup) {
     const w = report.serverWarmup;
     rows.push(['warmup', 'servers warmed up by a throwaway deployment', `${w.proposals} proposals through ingestProposal in ${w.seconds} s`]);
+  }
+  if (report.elasticsearchAtStart) {
+    const e = report.elasticsearchAtStart;
+    rows.push(['servers', 'elasticsearch when the run started', `up ${e.upSeconds} s, ${e.cpuSeconds} s of CPU since`]);
   }
   rows.push(['footprint', 'start to healthy (empty / loaded)', `${fmt(f.startToHealthyMs, ' ms')} / ${fmt(f.restartToHealthyMs, ' ms')}`]);
   rows.push(['footprint', 'RSS idle / at load end / settled / peak / after restart', `${fmt(f.idleRssMb)} / ${fmt(f.rssAtLoadEndMb)} / ${fmt(f.rssAfterLoadMb)} (${fmt(f.settleSeconds)} s later) / ${fmt(f.peakRssMb)} / ${fmt(f.rssAfterRestartMb)} MB`]);

@@ -13,7 +13,7 @@ import { backendsFromEnv, type Backends } from '../deploy/local/prefixed-run';
 import type { Deployment, Mode } from './deployments/deployment';
 import { startDistributed } from './deployments/distributed';
 import { startEmbedded } from './deployments/embedded';
-import { indexWorkBetween, type IndexWorkDelta } from './deployments/elastic-work';
+import { indexWorkBetween, readServerWarmth, type IndexWorkDelta } from './deployments/elastic-work';
 import { coresByThread } from './deployments/thread-cpu';
 import { SyntheticCatalog } from './generator/catalog';
 import type { BenchOptions } from './options';
@@ -163,10 +163,12 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
   const backends = backendsFromEnv();
   const catalog = catalogOf(ctx, NAMESPACES.load, options.entities);
   const serverWarmup = mode === 'distributed' ? await warmUpServers(ctx, backends) : undefined;
+  const elasticsearchAtStart = mode === 'distributed' ? await readServerWarmth(backends.elasticsearch) : undefined;
   ctx.log(`${mode}: starting`);
   const deployment = await deploy(ctx, mode, backends, 'main');
   const report: ModeReport = {
     ...(serverWarmup ? { serverWarmup } : {}),
+    ...(elasticsearchAtStart ? { elasticsearchAtStart } : {}),
     catalog: { entities: catalog.shape.total },
     footprint: { startToHealthyMs: round(deployment.startToHealthyMs, 0)!, idleRssMb: round(deployment.memory().rssMb, 0)! },
   };

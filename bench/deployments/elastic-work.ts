@@ -90,3 +90,40 @@ export function formatIndexWork(d: IndexWork): string {
   const each = d.docs > 0 ? ` (${(d.indexMs / d.docs).toFixed(2)} ms each)` : '';
   return `${seconds(d.indexMs)} indexing ${d.docs} documents${each}, refresh ${seconds(d.refreshMs)}, merges ${seconds(d.mergeMs)}`;
 }
+
+/**
+ * How much an Elasticsearch server has run: a fresh JVM runs the catalog's writes at about twice the
+ * cost it reaches after a few minutes of them (docs/performance-log.md, EA-10k to EF-10k), so a
+ * distributed figure compares only with runs on servers as warm.
+ */
+export interface ServerWarmth {
+  readonly upSeconds: number;
+  /** CPU time the server's process has spent since it started. */
+  readonly cpuSeconds: number;
+}
+
+interface NodeStats {
+  readonly jvm?: { readonly uptime_in_millis?: number };
+  readonly process?: { readonly cpu?: { readonly total_in_millis?: number } };
+}
+
+/** The coldest node's warmth, from the body of `GET /_nodes/stats/jvm,process`; undefined without a node that says. */
+export function warmthOf(stats: { readonly nodes?: Record<string, NodeStats> }): ServerWarmth | undefined {
+  const nodes = Object.values(stats.nodes ?? {}).filter((n) => n.jvm?.uptime_in_millis !== undefined && n.process?.cpu?.total_in_millis !== undefined);
+  if (nodes.length === 0) return undefined;
+  return {
+    upSeconds: Math.round(Math.min(...nodes.map((n) => n.jvm!.uptime_in_millis!)) / 1000),
+    cpuSeconds: Math.round(Math.min(...nodes.map((n) => n.process!.cpu!.total_in_millis!)) / 1000),
+  };
+}
+
+/** Reads the server's warmth; undefined when it does not answer with node stats. */
+export async function readServerWarmth(elasticsearchUrl: string): Promise<ServerWarmth | undefined> {
+  try {
+    const res = await fetch(`${elasticsearchUrl}/_nodes/stats/jvm,process`);
+    if (!res.ok) return undefined;
+    return warmthOf((await res.json()) as { nodes?: Record<string, NodeStats> });
+  } catch {
+    return undefined;
+  }
+}

@@ -1,5 +1,5 @@
 /** The bench says which of a deployment's Elasticsearch indices a scenario's server time went to. */
-import { formatIndexWork, indexWorkBetween, indexWorkOf, modelIndexName, readIndexWork, type IndexWorkReading } from '../../bench/deployments/elastic-work';
+import { formatIndexWork, indexWorkBetween, indexWorkOf, modelIndexName, readIndexWork, readServerWarmth, warmthOf, type IndexWorkReading } from '../../bench/deployments/elastic-work';
 import { deleteIndicesWithPrefix, describeWithElastic, ELASTICSEARCH_URL, scratchIndexPrefix } from '../ports/elastic-server';
 
 const stats = (indexMs: number, docs: number, refreshMs: number, mergeMs: number) => ({
@@ -62,6 +62,14 @@ describe("Elasticsearch's work by index", () => {
 
   it('has nothing to read where no server answers', async () => {
     await expect(readIndexWork('http://127.0.0.1:1', 'p')).resolves.toBeUndefined();
+    await expect(readServerWarmth('http://127.0.0.1:1')).resolves.toBeUndefined();
+  });
+
+  it("gives the coldest node's time up and CPU spent, in seconds", () => {
+    const node = (upMs: number, cpuMs: number) => ({ jvm: { uptime_in_millis: upMs }, process: { cpu: { total_in_millis: cpuMs } } });
+    expect(warmthOf({ nodes: { a: node(95_400, 41_600), b: node(600_000, 30_200) } })).toEqual({ upSeconds: 95, cpuSeconds: 30 });
+    expect(warmthOf({ nodes: { a: { jvm: { uptime_in_millis: 1000 } } } })).toBeUndefined();
+    expect(warmthOf({})).toBeUndefined();
   });
 });
 
@@ -81,5 +89,11 @@ describeWithElastic("Elasticsearch's work by index, read from the server", () =>
     const work = indexWorkBetween(before!, after!);
     expect(work.map((w) => [w.index, w.docs])).toEqual([['datasetindex_v2', 20]]);
     expect(work[0]!.refreshMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it("reads the server's time up and the CPU it has spent", async () => {
+    const warmth = await readServerWarmth(ELASTICSEARCH_URL);
+    expect(warmth?.upSeconds).toBeGreaterThan(0);
+    expect(warmth?.cpuSeconds).toBeGreaterThan(0);
   });
 });
