@@ -39,7 +39,7 @@ export interface ModeReport {
   readonly catalog: { readonly entities: number; readonly proposals?: number };
   /** What a throwaway deployment ingested before the measured one started (distributed mode). */
   readonly serverWarmup?: Warmup;
-  /** How long Elasticsearch had run, and how much work it had done, when the measured deployment started (distributed mode). */
+  /** How long Elasticsearch had run, and how much CPU it had spent, when the measured deployment started (distributed mode). */
   readonly elasticsearchAtStart?: ServerWarmth;
   /** The distributed services' own warm-up before the Kafka scenarios, when no ingest ran before them. */
   kafkaServicesWarmup?: Warmup;

@@ -72,15 +72,20 @@ export function indexWorkBetween(before: IndexWorkReading, after: IndexWorkReadi
     .sort((x, y) => y.totalMs - x.totalMs);
 }
 
-/** Reads the work of a deployment's indices; undefined when the server does not answer with stats. */
-export async function readIndexWork(elasticsearchUrl: string, prefix: string): Promise<IndexWorkReading | undefined> {
+/** The body of a stats request; undefined when the server does not answer with one (the bench reports without it). */
+async function readStats<T>(url: string): Promise<T | undefined> {
   try {
-    const res = await fetch(`${elasticsearchUrl}/${prefix}_*/_stats/indexing,refresh,merge?level=indices`);
-    if (!res.ok) return undefined;
-    return { prefix, byIndex: indexWorkOf((await res.json()) as { indices?: Record<string, IndexStats> }, prefix) };
+    const res = await fetch(url);
+    return res.ok ? ((await res.json()) as T) : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** Reads the work of a deployment's indices; undefined when the server does not answer with stats. */
+export async function readIndexWork(elasticsearchUrl: string, prefix: string): Promise<IndexWorkReading | undefined> {
+  const stats = await readStats<{ indices?: Record<string, IndexStats> }>(`${elasticsearchUrl}/${prefix}_*/_stats/indexing,refresh,merge?level=indices`);
+  return stats && { prefix, byIndex: indexWorkOf(stats, prefix) };
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -107,23 +112,24 @@ interface NodeStats {
   readonly process?: { readonly cpu?: { readonly total_in_millis?: number } };
 }
 
-/** The coldest node's warmth, from the body of `GET /_nodes/stats/jvm,process`; undefined without a node that says. */
+/**
+ * The warmth of the node that has spent the least CPU (the one whose speed bounds a run), from the
+ * body of `GET /_nodes/stats/jvm,process`; undefined without a node that says.
+ */
 export function warmthOf(stats: { readonly nodes?: Record<string, NodeStats> }): ServerWarmth | undefined {
-  const nodes = Object.values(stats.nodes ?? {}).filter((n) => n.jvm?.uptime_in_millis !== undefined && n.process?.cpu?.total_in_millis !== undefined);
-  if (nodes.length === 0) return undefined;
-  return {
-    upSeconds: Math.round(Math.min(...nodes.map((n) => n.jvm!.uptime_in_millis!)) / 1000),
-    cpuSeconds: Math.round(Math.min(...nodes.map((n) => n.process!.cpu!.total_in_millis!)) / 1000),
-  };
+  let coldest: ServerWarmth | undefined;
+  for (const n of Object.values(stats.nodes ?? {})) {
+    const upMs = n.jvm?.uptime_in_millis;
+    const cpuMs = n.process?.cpu?.total_in_millis;
+    if (upMs === undefined || cpuMs === undefined) continue;
+    const warmth = { upSeconds: Math.round(upMs / 1000), cpuSeconds: Math.round(cpuMs / 1000) };
+    if (!coldest || warmth.cpuSeconds < coldest.cpuSeconds) coldest = warmth;
+  }
+  return coldest;
 }
 
 /** Reads the server's warmth; undefined when it does not answer with node stats. */
 export async function readServerWarmth(elasticsearchUrl: string): Promise<ServerWarmth | undefined> {
-  try {
-    const res = await fetch(`${elasticsearchUrl}/_nodes/stats/jvm,process`);
-    if (!res.ok) return undefined;
-    return warmthOf((await res.json()) as { nodes?: Record<string, NodeStats> });
-  } catch {
-    return undefined;
-  }
+  const stats = await readStats<{ nodes?: Record<string, NodeStats> }>(`${elasticsearchUrl}/_nodes/stats/jvm,process`);
+  return stats && warmthOf(stats);
 }

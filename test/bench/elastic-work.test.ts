@@ -65,9 +65,10 @@ describe("Elasticsearch's work by index", () => {
     await expect(readServerWarmth('http://127.0.0.1:1')).resolves.toBeUndefined();
   });
 
-  it("gives the coldest node's time up and CPU spent, in seconds", () => {
+  it('gives the time up and CPU spent, in seconds, of the node that has spent the least CPU', () => {
     const node = (upMs: number, cpuMs: number) => ({ jvm: { uptime_in_millis: upMs }, process: { cpu: { total_in_millis: cpuMs } } });
-    expect(warmthOf({ nodes: { a: node(95_400, 41_600), b: node(600_000, 30_200) } })).toEqual({ upSeconds: 95, cpuSeconds: 30 });
+    expect(warmthOf({ nodes: { a: node(95_400, 41_600), b: node(600_000, 30_200) } })).toEqual({ upSeconds: 600, cpuSeconds: 30 });
+    expect(warmthOf({ nodes: { a: node(95_400, 41_600) } })).toEqual({ upSeconds: 95, cpuSeconds: 42 });
     expect(warmthOf({ nodes: { a: { jvm: { uptime_in_millis: 1000 } } } })).toBeUndefined();
     expect(warmthOf({})).toBeUndefined();
   });
