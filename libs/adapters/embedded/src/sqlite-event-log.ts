@@ -99,6 +99,9 @@ class FileFlusher {
       begin: db.prepare('BEGIN'),
       commit: db.prepare('COMMIT'),
       rollback: db.prepare('ROLLBACK'),
+      // Prepared once: a flush opens and releases both about once an append.
+      append: savepointStatements(db, 'append'),
+      handover: savepointStatements(db, 'handover'),
     };
   }
 
@@ -117,12 +120,13 @@ class FileFlusher {
 
   /** A part written into the open transaction, all or nothing. */
   private joinOpen(part: TopicFlush): void {
-    this.db.exec('SAVEPOINT append');
+    const savepoint = this.stmts.append;
+    savepoint.open.run();
     try {
       part.write();
-      this.db.exec('RELEASE append');
+      savepoint.release.run();
     } catch (err) {
-      this.db.exec('ROLLBACK TO append; RELEASE append');
+      savepoint.undo();
       part.failed(err);
       return;
     }
@@ -136,12 +140,13 @@ class FileFlusher {
   async within(work: () => Promise<void>): Promise<void> {
     const open = this.open!;
     const mark = open.length;
-    this.db.exec('SAVEPOINT handover');
+    const savepoint = this.stmts.handover;
+    savepoint.open.run();
     try {
       await work();
-      this.db.exec('RELEASE handover');
+      savepoint.release.run();
     } catch (err) {
-      this.db.exec('ROLLBACK TO handover; RELEASE handover');
+      savepoint.undo();
       for (const part of open.splice(mark).reverse()) part.failed(err);
       throw err;
     }
@@ -194,6 +199,21 @@ class FileFlusher {
     if (failure) for (const part of parts.reverse()) part.failed(failure.err);
     else for (const part of parts) part.committed();
   }
+}
+
+function savepointStatements(db: EmbeddedDb, name: string) {
+  const open = db.prepare(`SAVEPOINT ${name}`);
+  const release = db.prepare(`RELEASE ${name}`);
+  const rollbackTo = db.prepare(`ROLLBACK TO ${name}`);
+  return {
+    open,
+    release,
+    /** Undoes what was written since the savepoint opened, and closes it. */
+    undo: () => {
+      rollbackTo.run();
+      release.run();
+    },
+  };
 }
 
 const flushers = new WeakMap<EmbeddedDb, FileFlusher>();

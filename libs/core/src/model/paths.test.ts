@@ -33,3 +33,12 @@ describe('valuesAtPath', () => {
     expect(valuesAtPath(null, '/name')).toEqual([]);
   });
 });
+
+describe('valuesAtPath: order and nulls', () => {
+  it('keeps the items of nested lists in document order, and a null item of a list the path ends at', () => {
+    const value = { a: [{ b: [1, 2] }, { b: [] }, { b: [3] }, null, { c: 1 }], list: ['x', null, 'y'] };
+    expect(valuesAtPath(value, '/a/*/b/*')).toEqual([1, 2, 3]);
+    expect(valuesAtPath(value, '/list/*')).toEqual(['x', null, 'y']);
+    expect(valuesAtPath(null, '')).toEqual([null]);
+  });
+});

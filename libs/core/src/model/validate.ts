@@ -1,7 +1,8 @@
 /** Validation of aspect values (Rest.li JSON form) against their type, with null-stripping. */
 import { isUrn } from '../urn';
+import { cleanCheckOf, symbolsOf } from './compiled-check';
 import { deref } from './load-model';
-import type { EnumType, FieldDef, RecordType, TypeExpr } from './types';
+import type { FieldDef, RecordType, TypeExpr } from './types';
 
 export interface ValidationResult {
   /**
@@ -190,14 +191,14 @@ function fieldsOf(record: RecordType): ReadonlyMap<string, FieldDef> {
   return known;
 }
 
-const symbolSets = new WeakMap<readonly string[], ReadonlySet<string>>();
-function symbolsOf(type: EnumType): ReadonlySet<string> {
-  let symbols = symbolSets.get(type.symbols);
-  if (!symbols) symbolSets.set(type.symbols, (symbols = new Set(type.symbols)));
-  return symbols;
-}
+const NO_ERRORS: readonly string[] = Object.freeze([]);
 
 export function validateValue(value: unknown, type: TypeExpr): ValidationResult {
+  return cleanCheckOf(type)(value) ? { value, errors: NO_ERRORS } : walkValue(value, type);
+}
+
+/** The check without its compiled shortcut: what `cleanCheckOf` must agree with. */
+export function walkValue(value: unknown, type: TypeExpr): ValidationResult {
   const check = new Check();
   const out = check.value(value, type);
   return { value: out, errors: check.errors };
