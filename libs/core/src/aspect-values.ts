@@ -34,12 +34,11 @@ export interface SystemMetadataLike {
 
 /** Fills what a producer left out, as the reference does on ingest. */
 export function withSystemMetadataDefaults<T extends SystemMetadataLike>(given: T | undefined, now: number): T & Required<Pick<SystemMetadataLike, 'lastObserved' | 'runId' | 'registryName' | 'registryVersion'>> {
-  const sm = { ...(given ?? {}) } as T & SystemMetadataLike;
-  return {
-    ...sm,
-    lastObserved: sm.lastObserved && sm.lastObserved > 0 ? sm.lastObserved : now,
-    runId: sm.runId ?? DEFAULT_RUN_ID,
-    registryName: sm.registryName ?? REGISTRY_NAME,
-    registryVersion: sm.registryVersion ?? REGISTRY_VERSION,
-  };
+  // The defaults first and the given fields over them, not a spread first (docs/performance.md, "Objects that begin with a spread").
+  const sm = { lastObserved: now, runId: DEFAULT_RUN_ID, registryName: REGISTRY_NAME, registryVersion: REGISTRY_VERSION, ...given } as T & SystemMetadataLike;
+  if (!(sm.lastObserved && sm.lastObserved > 0)) sm.lastObserved = now;
+  sm.runId ??= DEFAULT_RUN_ID;
+  sm.registryName ??= REGISTRY_NAME;
+  sm.registryVersion ??= REGISTRY_VERSION;
+  return sm as T & Required<Pick<SystemMetadataLike, 'lastObserved' | 'runId' | 'registryName' | 'registryVersion'>>;
 }

@@ -100,11 +100,11 @@ export function adoptCheckedProposal(registry: Registry, mcp: MetadataChangeProp
   const entity = registry.entity(mcp.entityType);
   const aspect = mcp.aspectName === undefined ? undefined : entity?.aspects.get(mcp.aspectName);
   if (!entity || !aspect || mcp.entityUrn === undefined) throw new Error(`proposal for ${mcp.entityUrn ?? mcp.entityType} was not checked`);
-  const base = { mcp, entity, aspect, urn: mcp.entityUrn };
+  const urn = mcp.entityUrn;
   const text = mcp.aspect?.value;
-  if (mcp.changeType === 'PATCH') remember({ ...base, patch: parsePatch(JSON.parse(text!)) });
-  else if (mcp.changeType !== 'DELETE') remember({ ...base, value: JSON.parse(text!) });
-  else remember(base);
+  if (mcp.changeType === 'PATCH') remember({ mcp, entity, aspect, urn, patch: parsePatch(JSON.parse(text!)) });
+  else if (mcp.changeType !== 'DELETE') remember({ mcp, entity, aspect, urn, value: JSON.parse(text!) });
+  else remember({ mcp, entity, aspect, urn });
 }
 
 export function checkProposal(registry: Registry, mcp: MetadataChangeProposal, now: number): CheckedProposal {
@@ -137,13 +137,16 @@ function checkFields(registry: Registry, mcp: MetadataChangeProposal, now: numbe
   if (aspect.kind === 'timeseries' && mcp.changeType !== 'UPSERT') {
     throw badRequest(`Time-series aspect '${aspect.name}' only accepts UPSERT, got ${mcp.changeType}`);
   }
-  const base = { entity, aspect, urn };
   const systemMetadata = withSystemMetadataDefaults(mcp.systemMetadata, now);
-  const checked = (extra: Partial<MetadataChangeProposal>, fields: Partial<CheckedProposal> = {}): CheckedProposal => ({
-    ...base,
-    ...fields,
-    mcp: { ...mcp, entityType: entity.name, entityUrn: urn, systemMetadata, ...extra },
-  });
+  const checked = (extra: Partial<MetadataChangeProposal>, fields: Partial<CheckedProposal> = {}): CheckedProposal => {
+    // A literal key first, then the proposal's fields, then the derived ones set over them
+    // (docs/performance.md, "Objects that begin with a spread").
+    const checkedMcp = { systemMetadata, ...mcp, ...extra };
+    checkedMcp.entityType = entity.name;
+    checkedMcp.entityUrn = urn;
+    checkedMcp.systemMetadata = systemMetadata;
+    return { entity, aspect, urn, ...fields, mcp: checkedMcp };
+  };
 
   if (mcp.changeType === 'DELETE') return checked({});
   const contentType = mcp.aspect?.contentType ?? JSON_CONTENT;

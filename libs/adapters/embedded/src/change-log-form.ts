@@ -24,7 +24,7 @@ export function changeLogsBesideAspects(latestMetadata: (urn: string, aspect: st
       // One copy, marked in place: every change log of the ingest passes here.
       const { previousAspectValue: _previous, aspect, ...stored }: StoredChangeLog & Pick<MetadataChangeLog, 'previousAspectValue'> = mcl;
       if (!aspect) return stored;
-      if (mcl.changeType === 'DELETE' || mcl.entityUrn === undefined || mcl.aspectName === undefined) return { ...stored, aspect };
+      if (mcl.changeType === 'DELETE' || mcl.entityUrn === undefined || mcl.aspectName === undefined) return { aspect, ...stored };
       stored.aspectInStore = true;
       return stored;
     },
@@ -32,7 +32,7 @@ export function changeLogsBesideAspects(latestMetadata: (urn: string, aspect: st
       const { aspectInStore, ...mcl } = stored as StoredChangeLog;
       if (!aspectInStore) return mcl;
       const value = latestMetadata(mcl.entityUrn!, mcl.aspectName!);
-      return value === undefined ? undefined : { ...mcl, aspect: { value, contentType: JSON_CONTENT } };
+      return value === undefined ? undefined : { aspect: { value, contentType: JSON_CONTENT }, ...mcl };
     },
     heldChars(mcl: MetadataChangeLog): number {
       return (mcl.aspect?.value.length ?? 0) + (mcl.previousAspectValue?.value.length ?? 0);

@@ -42,9 +42,10 @@ function written(w: AspectWrite): StoredAspect {
   return { urn: w.urn, aspect: w.aspect, version: 0, metadata: w.metadata, systemMetadata: w.systemMetadata, createdOn: w.createdOn, createdBy: w.createdBy };
 }
 
-/** A write's columns, but its version. */
-function rowOf(w: AspectWrite) {
+/** A write's columns; the version only for an insert. */
+function rowOf(w: AspectWrite, version?: number) {
   return {
+    version,
     urn: w.urn,
     aspect: w.aspect,
     metadata: w.metadata,
@@ -85,9 +86,8 @@ export class SqliteAspectStore extends SqliteAspectReads implements AspectStore 
 
   private writeSync(w: AspectWrite): WriteOutcome {
     const current = this.reads.latest.get(w.urn, w.aspect) as AspectRow | undefined;
-    const next = rowOf(w);
     if (!current) {
-      this.stmts.insert.run({ ...next, version: 0 });
+      this.stmts.insert.run(rowOf(w, 0));
       return { kind: 'created', current: written(w) };
     }
     if (current.proposal_id !== null && alreadyApplied(current.proposal_id, w.proposalId)) {
@@ -102,7 +102,7 @@ export class SqliteAspectStore extends SqliteAspectReads implements AspectStore 
     }
     const max = (this.stmts.maxVersion.get(w.urn, w.aspect) as { v: number }).v;
     this.stmts.insert.run({ ...current, version: max + 1 });
-    this.stmts.replaceLatest.run(next);
+    this.stmts.replaceLatest.run(rowOf(w));
     return { kind: 'updated', current: written(w), previous: toStored(current) };
   }
 

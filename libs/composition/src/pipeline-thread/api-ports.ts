@@ -25,7 +25,8 @@ function producer<T>(thread: PipelineThread, key: TopicKey): LogProducer<T> {
   return {
     topic: TOPIC_NAMES[key],
     // Proposals this thread checked are taken as checked there, not checked again.
-    append: (records, options) => thread.append(key, records, { ...options, checked: key === 'proposals' && records.every((r) => wasCheckedHere(r.value as MetadataChangeProposal)) }),
+    append: (records, options) =>
+      thread.append(key, records, { reproducible: options?.reproducible === true, checked: key === 'proposals' && records.every((r) => wasCheckedHere(r.value as MetadataChangeProposal)) }),
     lag: (group) => thread.call(target, 'lag', [group]),
     progress: (group) => thread.call(target, 'progress', [group]),
   };

@@ -185,7 +185,7 @@ export class SearchReader {
   }
 
   private position(c: Candidate, sortKeys?: (docId: number) => string | number | null): Ranked {
-    return { ...c, urn: this.catalog.urn(c.docId), ...(sortKeys ? { sortKey: sortKeys(c.docId) } : {}) };
+    return { docId: c.docId, score: c.score, urn: this.catalog.urn(c.docId), ...(sortKeys ? { sortKey: sortKeys(c.docId) } : {}) };
   }
 
   /** The sort field's smallest (ascending) or largest (descending) value of a document. */
