@@ -9,9 +9,41 @@
  */
 import { isUrn } from '../urn';
 import { deref } from './load-model';
-import type { EnumType, RecordType, TypeExpr } from './types';
+import type { EnumType, PrimitiveName, RecordType, TypeExpr } from './types';
 
 export type CleanCheck = (value: unknown) => boolean;
+
+interface PrimitiveRule {
+  /** How the walk's error names the type. */
+  readonly expected: string;
+  readonly test: (v: unknown) => boolean;
+  /** The test as source, over the expression `v`. */
+  readonly source: (v: string) => string;
+}
+
+const INT32_MIN = -2147483648;
+const INT32_MAX = 2147483647;
+const STRING: PrimitiveRule = { expected: 'a string', test: (v) => typeof v === 'string', source: (v) => `typeof ${v} === 'string'` };
+const NUMBER: PrimitiveRule = {
+  expected: 'a number',
+  test: (v) => typeof v === 'number' && Number.isFinite(v),
+  source: (v) => `(typeof ${v} === 'number' && Number.isFinite(${v}))`,
+};
+
+/** Each primitive's rule, for the walk and the compiled check alike. */
+export const PRIMITIVE_RULES: Readonly<Record<PrimitiveName, PrimitiveRule>> = {
+  string: STRING,
+  bytes: STRING,
+  boolean: { expected: 'a boolean', test: (v) => typeof v === 'boolean', source: (v) => `typeof ${v} === 'boolean'` },
+  int: {
+    expected: 'an int',
+    test: (v) => typeof v === 'number' && Number.isInteger(v) && v >= INT32_MIN && v <= INT32_MAX,
+    source: (v) => `(typeof ${v} === 'number' && Number.isInteger(${v}) && ${v} >= ${INT32_MIN} && ${v} <= ${INT32_MAX})`,
+  },
+  long: { expected: 'a long', test: (v) => typeof v === 'number' && Number.isInteger(v), source: (v) => `(typeof ${v} === 'number' && Number.isInteger(${v}))` },
+  float: NUMBER,
+  double: NUMBER,
+};
 
 type Resolved = Exclude<TypeExpr, { kind: 'ref' }>;
 
@@ -27,21 +59,7 @@ class Generator {
     const t = deref(type);
     switch (t.kind) {
       case 'primitive':
-        switch (t.name) {
-          case 'string':
-          case 'bytes':
-            return `typeof ${v} === 'string'`;
-          case 'boolean':
-            return `typeof ${v} === 'boolean'`;
-          case 'int':
-            return `(typeof ${v} === 'number' && Number.isInteger(${v}) && ${v} >= -2147483648 && ${v} <= 2147483647)`;
-          case 'long':
-            return `(typeof ${v} === 'number' && Number.isInteger(${v}))`;
-          case 'float':
-          case 'double':
-            return `(typeof ${v} === 'number' && Number.isFinite(${v}))`;
-        }
-        return 'false';
+        return PRIMITIVE_RULES[t.name].source(v);
       case 'urn':
         return `isUrn(${v})`;
       case 'enum':

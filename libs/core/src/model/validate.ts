@@ -1,6 +1,6 @@
 /** Validation of aspect values (Rest.li JSON form) against their type, with null-stripping. */
 import { isUrn } from '../urn';
-import { cleanCheckOf, symbolsOf } from './compiled-check';
+import { cleanCheckOf, PRIMITIVE_RULES, symbolsOf } from './compiled-check';
 import { deref } from './load-model';
 import type { FieldDef, RecordType, TypeExpr } from './types';
 
@@ -14,8 +14,6 @@ export interface ValidationResult {
   readonly errors: readonly string[];
 }
 
-const INT32_MIN = -2147483648;
-const INT32_MAX = 2147483647;
 const MAX_ERRORS = 20;
 
 function describe(v: unknown): string {
@@ -53,29 +51,11 @@ class Check {
   value(value: unknown, type: TypeExpr): unknown {
     const t = deref(type);
     switch (t.kind) {
-      case 'primitive':
-        switch (t.name) {
-          case 'string':
-          case 'bytes':
-            if (typeof value !== 'string') this.fail(`expected a string, got ${describe(value)}`);
-            return value;
-          case 'boolean':
-            if (typeof value !== 'boolean') this.fail(`expected a boolean, got ${describe(value)}`);
-            return value;
-          case 'int':
-            if (typeof value !== 'number' || !Number.isInteger(value) || value < INT32_MIN || value > INT32_MAX) {
-              this.fail(`expected an int, got ${describe(value)}`);
-            }
-            return value;
-          case 'long':
-            if (typeof value !== 'number' || !Number.isInteger(value)) this.fail(`expected a long, got ${describe(value)}`);
-            return value;
-          case 'float':
-          case 'double':
-            if (typeof value !== 'number' || !Number.isFinite(value)) this.fail(`expected a number, got ${describe(value)}`);
-            return value;
-        }
+      case 'primitive': {
+        const rule = PRIMITIVE_RULES[t.name];
+        if (!rule.test(value)) this.fail(`expected ${rule.expected}, got ${describe(value)}`);
         return value;
+      }
       case 'urn':
         if (!isUrn(value)) this.fail(`expected a urn, got ${describe(value)}`);
         return value;
