@@ -163,7 +163,9 @@ export class SqliteSearchIndex implements SearchIndex {
         const merged = pending.get(key);
         if (merged) Object.assign(merged, fields);
         else {
-          const own = { ...fields };
+          // Copied into a literal, not spread: an entity's next aspects add their fields to it
+          // (docs/performance.md, "Objects that begin with a spread"); the keys are the model's field names.
+          const own = Object.assign({}, fields);
           pending.set(key, own);
           writes.push({ kind: 'upsert', entityType, urn, fields: own });
           if (parted && writes.length >= PART_WRITES) parted.send(taken());
