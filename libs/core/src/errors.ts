@@ -9,7 +9,7 @@ export class RestliError extends Error {
     readonly exceptionClass: string = RESTLI_EXCEPTION,
   ) {
     // A client error's stack is neither answered nor logged (only a server error's is), and taking
-    // it cost about 20 µs of a refused request's 110 (a 400 or a 429 under overload).
+    // it cost about 13 µs of a refused request's 110 (a 400 or a 429 under overload).
     const stackTraceLimit = Error.stackTraceLimit;
     if (status < 500) Error.stackTraceLimit = 0;
     try {
