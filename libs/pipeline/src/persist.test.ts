@@ -7,7 +7,7 @@ import { defaultRegistry, RestliError } from '@cairn/core';
 import type { FailedMetadataChangeProposal, MetadataChangeLog, MetadataChangeProposal } from '@cairn/events';
 import type { AspectStore, EventLog, LogRecord } from '@cairn/ports';
 import { ACTOR_HEADER, SYSTEM_ACTOR, type PipelineLogs } from './logs';
-import { aspectValueOf } from './parsed-aspects';
+import { aspectValueOf, takeAspectValue } from './parsed-aspects';
 import { Persister } from './persist';
 import { JSON_CONTENT, JSON_PATCH_CONTENT } from './proposal-check';
 import { WriteNotifier } from './write-notifier';
@@ -199,6 +199,11 @@ describe('Persister: writes', () => {
     expect(redelivered!.aspectName).toBe('ownership');
     expect(aspectValueOf(redelivered!)).not.toBe(aspectValueOf(redelivered!));
     expect(aspectValueOf(redelivered!)).toEqual(OWNERSHIP);
+    // Taken by its reader, the remembered value is no longer kept: read again, it is parsed again.
+    const remembered = aspectValueOf(ownership!);
+    expect(takeAspectValue(ownership!)).toBe(remembered);
+    expect(aspectValueOf(ownership!)).not.toBe(remembered);
+    expect(aspectValueOf(ownership!)).toEqual(remembered);
   });
 
   it('applies a PATCH to the stored value and logs the result', async () => {

@@ -6,7 +6,7 @@ import { canonicalJson, type EntitySpec, type Registry } from '@cairn/core';
 import type { MetadataChangeLog } from '@cairn/events';
 import type { BatchTaken, GraphIndex, LogRecord, SearchFields, SearchIndex, SystemMetadataIndex, TimeseriesIndex } from '@cairn/ports';
 import { edgesOf, searchFieldsOf } from '@cairn/search';
-import { aspectValueOf } from './parsed-aspects';
+import { aspectValueOf, takeAspectValue } from './parsed-aspects';
 
 type SearchWrites = Pick<SearchIndex, 'upsertFields' | 'deleteDocument'>;
 type GraphWrites = Pick<GraphIndex, 'replaceEdges' | 'removeNode'>;
@@ -77,7 +77,7 @@ export class SearchProjector {
       return;
     }
     if (systemMetadata) await this.recordRun(mcl, urn, aspect.name, systemMetadata);
-    const value = aspectValueOf(mcl);
+    const value = takeAspectValue(mcl);
     // Key fields come from the URN with every change, so a document never lacks them.
     const fields: SearchFields = { urn, ...this.keyFieldsOf(entity, urn), ...searchFieldsOf(aspect, value) };
     await search.upsertFields(entity.name, urn, fields);
