@@ -152,7 +152,7 @@ export class SqliteSearchIndex implements SearchIndex {
     let parted = this.writes.batch?.();
     const taken = () => {
       const share = parted && this.analysis?.share;
-      const out = share ? writes.map((w) => (w.kind === 'upsert' && share.takesNext() ? { kind: w.kind, entityType: w.entityType, urn: w.urn, fields: w.fields, rows: rowsOfFields(this.mappings.get(w.entityType), w.fields) } : w)) : writes;
+      const out = share ? writes.map((w) => (w.kind === 'upsert' && share.takesNext() ? { rows: rowsOfFields(this.mappings.get(w.entityType), w.fields), ...w } : w)) : writes;
       writes = [];
       pending = new Map();
       return out;

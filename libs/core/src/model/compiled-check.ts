@@ -47,6 +47,9 @@ export const PRIMITIVE_RULES: Readonly<Record<PrimitiveName, PrimitiveRule>> = {
 
 type Resolved = Exclude<TypeExpr, { kind: 'ref' }>;
 
+/** The generated functions' first line for a record, union or map: `v` must be a plain object. */
+const PLAIN_OBJECT = `if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;`;
+
 /** Generates the functions of the types a type reaches, each once, so recursive types compile. */
 class Generator {
   private readonly names = new Map<Resolved, string>();
@@ -88,7 +91,6 @@ class Generator {
   }
 
   private body(name: string, t: Resolved): string {
-    const plainObject = `if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;`;
     switch (t.kind) {
       case 'array':
         return `function ${name}(v) {
@@ -98,14 +100,14 @@ class Generator {
 }`;
       case 'map':
         return `function ${name}(v) {
-  ${plainObject}
+  ${PLAIN_OBJECT}
   for (const k in v) { if (!Object.hasOwn(v, k)) continue; const x = v[k]; if (!(${this.test(t.values, 'x')})) return false; }
   return true;
 }`;
       case 'union': {
         const cases = t.members.map((m) => `    case ${JSON.stringify(m.key)}: { const x = v[k]; return ${this.test(m.type, 'x')}; }`);
         return `function ${name}(v) {
-  ${plainObject}
+  ${PLAIN_OBJECT}
   const keys = Object.keys(v);
   if (keys.length !== 1) return false;
   const k = keys[0];
@@ -133,7 +135,7 @@ ${cases.join('\n')}
   if (x !== undefined) { if (!(${this.test(f.type, 'x')})) return false; present++; }${required ? ' else return false;' : ''}`;
     });
     return `function ${name}(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  ${PLAIN_OBJECT}
   let x; let present = 0;
 ${fields.join('\n')}
   return Object.keys(v).length === present;
