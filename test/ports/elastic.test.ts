@@ -221,6 +221,15 @@ describeWithElastic('Elasticsearch adapters', () => {
       expect(await indexes.timeseries.query({ entityType: 'dataset', aspect: 'datasetProfile', urn: DS, limit: 10 })).toEqual([doc]);
     });
 
+    it('fails a batch whose operation Elasticsearch refuses, naming it, and keeps the operations it applied', async () => {
+      const batch = indexes.search.batch();
+      await batch.upsertFields('dataset', DS, { urn: DS, name: 'accepted' });
+      await batch.upsertFields('dataset', DS2, { urn: DS2, createdAt: 'not a date' });
+      await expect(batch.flush()).rejects.toThrow(new RegExp(`failed for 1 of 2 operations: ${DS2.replace(/[()]/g, '\\$&')}: mapper_parsing_exception`));
+      expect(await indexes.search.getDocument('dataset', DS)).toEqual({ urn: DS, name: 'accepted' });
+      expect(await indexes.search.getDocument('dataset', DS2)).toBeUndefined();
+    });
+
     it('keeps documents of URNs longer than an Elasticsearch id may be', async () => {
       const long = `urn:li:dataset:(urn:li:dataPlatform:hive,${'x'.repeat(600)},PROD)`;
       await indexes.search.upsertFields('dataset', long, { urn: long, name: 'long one' });

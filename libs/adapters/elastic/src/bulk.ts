@@ -10,6 +10,12 @@ export interface BulkOperation {
 /** Operations per request, so one request stays a few megabytes at most. */
 const OPERATIONS_PER_REQUEST = 1000;
 
+/**
+ * The answer reduced to what is read: a full item (index, version, shards, sequence number) is
+ * about 280 bytes, which Elasticsearch writes and this process parses for every operation.
+ */
+const ANSWER_FIELDS = 'errors,items.*._id,items.*.error';
+
 interface BulkItem {
   status: number;
   _id: string;
@@ -18,7 +24,7 @@ interface BulkItem {
 
 async function sendChunk(client: Client, operations: readonly BulkOperation[], refresh: false | 'wait_for'): Promise<void> {
   const body = operations.flatMap((op) => (op.body === undefined ? [op.action] : [op.action, op.body]));
-  const { body: res } = await client.bulk({ body, refresh });
+  const { body: res } = await client.bulk({ body, refresh, filter_path: ANSWER_FIELDS });
   if (!res.errors) return;
   // A delete of a missing document is not an error (404 without `error`).
   const failed = (res.items as Record<string, BulkItem>[]).map((item) => Object.values(item)[0]).filter((item) => item.error);
