@@ -1,6 +1,6 @@
 /** Edge documents as stored: the reference's shape, plus the declaring aspect and a key per (source, type, destination). */
-import { createHash } from 'node:crypto';
 import type { Edge } from '@cairn/ports';
+import { sha256 } from './document-ids';
 
 export interface EdgeDocument {
   source: { urn: string; entityType: string };
@@ -27,7 +27,7 @@ export function toEdgeDocument(aspect: string, e: Edge): EdgeDocument {
     destination: { urn: e.destination, entityType: entityTypeOf(e.destination) },
     relationshipType: e.relationshipType,
     aspect,
-    edgeKey: createHash('sha256').update([e.source, e.relationshipType, e.destination].join('\u0000')).digest('hex'),
+    edgeKey: sha256([e.source, e.relationshipType, e.destination].join('\u0000')),
     ...(e.createdOn !== undefined ? { createdOn: e.createdOn } : {}),
     ...(e.createdActor !== undefined ? { createdActor: e.createdActor } : {}),
   };
