@@ -158,6 +158,20 @@ describe('MetadataChangeLog codec', () => {
     };
     expect(codecs.mcl.decode(codecs.mcl.encode(mcl))).toStrictEqual(mcl);
   });
+
+  it('encodes values of any size into payloads of their own, whatever it encodes next', () => {
+    const sized = (characters: number): MetadataChangeLog => ({
+      entityType: 'dataset',
+      entityUrn: `urn:li:dataset:${characters}`,
+      changeType: 'UPSERT',
+      aspectName: 'schemaMetadata',
+      aspect: { value: JSON.stringify({ text: 'é'.repeat(characters) }), contentType: 'application/json' },
+    });
+    // Small, then past the first buffer, past what is kept, and small again after each.
+    const values = [100, 40_000, 10, 3_000_000, 20, 40_000].map(sized);
+    const payloads = values.map((v) => codecs.mcl.encode(v));
+    expect(payloads.map((p) => codecs.mcl.decode(p))).toStrictEqual(values);
+  });
 });
 
 describe('FailedMetadataChangeProposal codec', () => {

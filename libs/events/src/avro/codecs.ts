@@ -53,10 +53,15 @@ function withoutUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
+const INITIAL_SCRATCH_BYTES = 16 * 1024;
+const MAX_SCRATCH_BYTES = 1024 * 1024;
+
 /** Binary codec over a conversion between the plain value and avsc's in-memory value. */
 class BinaryCodec<T> implements EventCodec<T> {
   /** Per writer schema: its resolver, or null when avsc cannot resolve it to the reader. */
   private readonly resolvers = new WeakMap<Type, Resolver | null>();
+  /** Where values are written before being copied out; grows to the largest value written, up to MAX_SCRATCH_BYTES. */
+  private scratch = Buffer.allocUnsafe(INITIAL_SCRATCH_BYTES);
 
   constructor(
     readonly type: Type,
@@ -73,7 +78,24 @@ class BinaryCodec<T> implements EventCodec<T> {
     }
     const invalid = firstInvalid(this.type, avroValue);
     if (invalid) throw new EventCodecError(`Cannot encode ${this.type.name}: ${invalid}`);
-    return this.type.toBuffer(avroValue);
+    return this.written(avroValue);
+  }
+
+  /**
+   * avsc's `toBuffer` writes into a 1 KB buffer of its own and, when the value is larger (a
+   * change log with a schema is about 13 KB), writes it again into a new zero-filled one. Written
+   * here into a buffer kept for the purpose, a value is written once and copied out.
+   */
+  private written(avroValue: unknown): Buffer {
+    let end = this.type.encode(avroValue, this.scratch, 0);
+    if (end < 0) {
+      const needed = this.scratch.length - end;
+      const buffer = Buffer.allocUnsafe(needed);
+      end = this.type.encode(avroValue, buffer, 0);
+      if (needed <= MAX_SCRATCH_BYTES) this.scratch = Buffer.allocUnsafe(Math.min(MAX_SCRATCH_BYTES, Math.max(needed, 2 * this.scratch.length)));
+      return buffer.subarray(0, end);
+    }
+    return Buffer.from(this.scratch.subarray(0, end));
   }
 
   decode(payload: Buffer, writer?: Type): T {
