@@ -174,6 +174,25 @@ describe('MetadataChangeLog codec', () => {
   });
 });
 
+describe('codecs of plain values', () => {
+  // They write and read through a twin of the schema whose bytes are strings: the payloads must be the schema's own.
+  it('write payloads of their declared schema, its bytes fields holding the UTF-8 of the text', () => {
+    const text = '{"description":"naïve – ünïcode ✓"}';
+    const mcl: MetadataChangeLog = { entityType: 'dataset', changeType: 'UPSERT', aspect: { value: text, contentType: 'application/json' } };
+    const read = codecs.mcl.type.fromBuffer(codecs.mcl.encode(mcl)) as { aspect: { value: Buffer } };
+    expect(read.aspect.value).toEqual(Buffer.from(text, 'utf8'));
+    const event: PlatformEvent = { header: { timestampMillis: 1 }, name: 'entityChangeEvent', payload: { value: text, contentType: 'application/json' } };
+    const payload = (codecs.platformEvent.type.fromBuffer(codecs.platformEvent.encode(event)) as { payload: { value: Buffer } }).payload;
+    expect(payload.value).toEqual(Buffer.from(text, 'utf8'));
+  });
+
+  it('read payloads their declared schema wrote', () => {
+    const text = '{"removed":true,"note":"é"}';
+    const written = codecs.mcp.type.toBuffer({ ...codecs.mcp.type.fromBuffer(codecs.mcp.encode(fullMcp)) as object, aspect: { value: Buffer.from(text), contentType: 'application/json' } });
+    expect(codecs.mcp.decode(written).aspect).toEqual({ value: text, contentType: 'application/json' });
+  });
+});
+
 describe('FailedMetadataChangeProposal codec', () => {
   it('round-trips the failed proposal and its error', () => {
     const failed: FailedMetadataChangeProposal = { metadataChangeProposal: { entityType: 'chart', changeType: 'PATCH' }, error: 'Unknown aspect foo' };

@@ -1,5 +1,5 @@
 /** Encoders and decoders between the events of ./types and Avro binary. */
-import type { Type, types } from 'avsc';
+import { Type, type types } from 'avsc';
 import type {
   AvroJsonSnapshot,
   FailedMetadataChangeProposal,
@@ -17,7 +17,8 @@ export class EventCodecError extends Error {}
 export interface EventCodec<T> {
   /** The schema this service reads and writes the event with. */
   readonly type: Type;
-  encode(value: T): Buffer;
+  /** `prefix`: bytes written before the payload in the same buffer (the wire format's header). */
+  encode(value: T, prefix?: Uint8Array): Buffer;
   /** Decodes Avro binary; `writer` is the schema the payload was written with, when it is not `type`. */
   decode(payload: Buffer, writer?: Type): T;
 }
@@ -55,8 +56,13 @@ function withoutUndefined<T extends object>(value: T): T {
 
 const INITIAL_SCRATCH_BYTES = 16 * 1024;
 const MAX_SCRATCH_BYTES = 1024 * 1024;
+const NO_PREFIX = new Uint8Array(0);
 
-/** Binary codec over a conversion between the plain value and avsc's in-memory value. */
+/**
+ * Binary codec over a conversion between the plain value and avsc's in-memory value. `wire` writes
+ * and reads payloads of the codec's own schema; it is `type` itself, or a twin whose binary form is
+ * the same (see `withTextBytes`). Payloads of other writer schemas are resolved to `type`.
+ */
 class BinaryCodec<T> implements EventCodec<T> {
   /** Per writer schema: its resolver, or null when avsc cannot resolve it to the reader. */
   private readonly resolvers = new WeakMap<Type, Resolver | null>();
@@ -66,48 +72,54 @@ class BinaryCodec<T> implements EventCodec<T> {
   constructor(
     readonly type: Type,
     private readonly toAvro: (value: T) => unknown,
-    private readonly fromAvro: (value: unknown) => T,
+    /** `read`: the type the value was read with. */
+    private readonly fromAvro: (value: unknown, read: Type) => T,
+    private readonly wire: Type = type,
   ) {}
 
-  encode(value: T): Buffer {
+  encode(value: T, prefix: Uint8Array = NO_PREFIX): Buffer {
     let avroValue: unknown;
     try {
       avroValue = this.toAvro(value);
     } catch (err) {
       throw new EventCodecError(`Cannot encode ${this.type.name}: ${shortMessage(err)}`);
     }
-    const invalid = firstInvalid(this.type, avroValue);
+    const invalid = firstInvalid(this.wire, avroValue);
     if (invalid) throw new EventCodecError(`Cannot encode ${this.type.name}: ${invalid}`);
-    return this.written(avroValue);
+    return this.written(avroValue, prefix);
   }
 
   /**
    * avsc's `toBuffer` writes into a 1 KB buffer of its own and, when the value is larger (a
    * change log with a schema is about 13 KB), writes it again into a new zero-filled one. Written
-   * here into a buffer kept for the purpose, a value is written once and copied out.
+   * here into a buffer kept for the purpose, after the prefix, a value is written once and copied
+   * out once.
    */
-  private written(avroValue: unknown): Buffer {
-    let end = this.type.encode(avroValue, this.scratch, 0);
+  private written(avroValue: unknown, prefix: Uint8Array): Buffer {
+    let end = this.wire.encode(avroValue, this.scratch, prefix.length);
     if (end < 0) {
       const needed = this.scratch.length - end;
       const buffer = Buffer.allocUnsafe(needed);
-      end = this.type.encode(avroValue, buffer, 0);
+      buffer.set(prefix);
+      end = this.wire.encode(avroValue, buffer, prefix.length);
       if (needed <= MAX_SCRATCH_BYTES) this.scratch = Buffer.allocUnsafe(Math.min(MAX_SCRATCH_BYTES, Math.max(needed, 2 * this.scratch.length)));
       return buffer.subarray(0, end);
     }
+    this.scratch.set(prefix);
     return Buffer.from(this.scratch.subarray(0, end));
   }
 
   decode(payload: Buffer, writer?: Type): T {
     try {
-      return this.fromAvro(this.read(payload, writer ?? this.type));
+      if (writer === undefined || writer === this.type) return this.fromAvro(this.wire.fromBuffer(payload), this.wire);
+      return this.fromAvro(this.read(payload, writer), this.type);
     } catch (err) {
       throw new EventCodecError(`Cannot decode ${this.type.name}: ${shortMessage(err)}`);
     }
   }
 
+  /** A payload of another writer schema, as a value of `type`. */
   private read(payload: Buffer, writer: Type): unknown {
-    if (writer === this.type) return this.type.fromBuffer(payload);
     const resolver = this.resolver(writer);
     if (resolver) return this.type.fromBuffer(payload, resolver);
     // avsc refuses a writer whose enums have symbols the reader lacks (a newer ChangeType)
@@ -130,11 +142,42 @@ class BinaryCodec<T> implements EventCodec<T> {
   }
 }
 
+/**
+ * The schema with each `bytes` type a `string`. Both are written as a length and the bytes, so the
+ * twin writes and reads the very payloads of the schema; and since every bytes field of the events
+ * holds UTF-8 text, it reads that text straight out of the payload and writes it straight in, where
+ * `bytes` makes a Buffer of it first (a change log with a schema carries two of about 6 KB).
+ */
+function withTextBytes(type: Type): Type {
+  const swap = (schema: unknown): unknown => {
+    if (schema === 'bytes') return 'string';
+    if (Array.isArray(schema)) return schema.map(swap);
+    if (typeof schema !== 'object' || schema === null) return schema;
+    const s = schema as { type: unknown; fields?: { type: unknown }[]; items?: unknown; values?: unknown; logicalType?: unknown };
+    switch (s.type) {
+      case 'record':
+      case 'error':
+        return { ...s, fields: s.fields!.map((field) => ({ ...field, type: swap(field.type) })) };
+      case 'array':
+        return { ...s, items: swap(s.items) };
+      case 'map':
+        return { ...s, values: swap(s.values) };
+      case 'bytes':
+        return s.logicalType === undefined ? { ...s, type: 'string' } : s;
+      default:
+        return s;
+    }
+  };
+  return Type.forSchema(swap(type.schema()) as Parameters<typeof Type.forSchema>[0]);
+}
+
 function plainCodec<T>(type: Type): EventCodec<T> {
+  const wire = withTextBytes(type);
   return new BinaryCodec<T>(
     type,
-    (value) => fromPlain(type, value),
-    (value) => toPlain(type, value) as T,
+    (value) => fromPlain(wire, value),
+    (value, read) => toPlain(read, value) as T,
+    wire,
   );
 }
 

@@ -98,6 +98,14 @@ describe('FramedCodec', () => {
     expect(framed.decode(message)).toStrictEqual(mcp);
   });
 
+  it('writes the header and the payload in one buffer, as framing the encoded value would', () => {
+    const codecs = eventCodecs();
+    const framed = new FramedCodec(codecs.mcp, createEventSchemaRegistry(), valueSubject(TOPICS.metadataChangeProposal));
+    for (const value of [mcp, { ...mcp, aspectName: 'schemaMetadata', aspect: { value: JSON.stringify({ t: 'x'.repeat(50_000) }), contentType: 'application/json' } }]) {
+      expect(framed.encode(value)).toEqual(frame(framed.schemaId, codecs.mcp.encode(value)));
+    }
+  });
+
   it('decodes a value written with another registered schema of the subject', () => {
     const registry = createEventSchemaRegistry();
     const subject = valueSubject(TOPICS.metadataChangeProposal);

@@ -8,14 +8,19 @@ const HEADER_LENGTH = 5;
 
 export class WireFormatError extends Error {}
 
-export function frame(schemaId: number, payload: Uint8Array): Buffer {
+/** The header that precedes a payload written with schema `schemaId`. */
+export function frameHeader(schemaId: number): Buffer {
   if (!Number.isInteger(schemaId) || schemaId < 0 || schemaId > 0xffffffff) {
     throw new WireFormatError(`Schema id must be an unsigned 32-bit integer, got ${schemaId}`);
   }
   const header = Buffer.alloc(HEADER_LENGTH);
   header.writeUInt8(MAGIC_BYTE, 0);
   header.writeUInt32BE(schemaId, 1);
-  return Buffer.concat([header, payload]);
+  return header;
+}
+
+export function frame(schemaId: number, payload: Uint8Array): Buffer {
+  return Buffer.concat([frameHeader(schemaId), payload]);
 }
 
 export function unframe(message: Uint8Array): { schemaId: number; payload: Buffer } {
