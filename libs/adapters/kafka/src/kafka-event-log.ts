@@ -1,7 +1,8 @@
 /** EventLog on one Kafka topic: keyed messages, values through a codec, records identified by `<partition>:<offset>`. */
 import type { BatchHandler, ConsumeOptions, ConsumerProgress, EventLog, NewRecord } from '@cairn/ports';
-import { Partitioners, type Admin, type Message, type PartitionMetadata } from 'kafkajs';
+import type { Admin, Message, PartitionMetadata } from 'kafkajs';
 import { KafkaGroupConsumer } from './group-consumer';
+import { keyPartition } from './key-partition';
 import type { KafkaConnection } from './kafka-connection';
 import { appendedIds, type OnUndecodable } from './kafka-records';
 import { memoizeUntilFailure } from './memoize-until-failure';
@@ -33,6 +34,11 @@ export async function groupProgress(admin: Admin, topic: string, groupId: string
   );
 }
 
+/** Every record has a key (its entity's URN), which chooses its partition. */
+interface KeyedMessage extends Message {
+  readonly key: string;
+}
+
 export interface KafkaEventLogOptions {
   /** Gets the messages consumers cannot decode; by default they are logged and skipped. */
   readonly onUndecodable?: OnUndecodable;
@@ -40,9 +46,7 @@ export interface KafkaEventLogOptions {
 
 export class KafkaEventLog<T> implements EventLog<T> {
   private readonly partitions = memoizeUntilFailure(() => this.createTopic());
-  /** The Java client's key hash, so other clients producing to the topic agree on each key's partition. */
-  private readonly partitioner = Partitioners.DefaultPartitioner();
-  private readonly sends = new SerialBatcher<Message, string>((messages) => this.send(messages));
+  private readonly sends = new SerialBatcher<KeyedMessage, string>((messages) => this.send(messages));
   private readonly onUndecodable: OnUndecodable;
 
   constructor(
@@ -86,16 +90,16 @@ export class KafkaEventLog<T> implements EventLog<T> {
   }
 
   /** Sends in order, in requests small enough for the broker (a request's records for a partition form one batch, bounded by its message.max.bytes). */
-  private async send(messages: Message[]): Promise<string[]> {
+  private async send(messages: KeyedMessage[]): Promise<string[]> {
     const ids: string[] = [];
     for (const part of sendableParts(messages)) ids.push(...(await this.sendPart(part)));
     return ids;
   }
 
-  private async sendPart(messages: Message[]): Promise<string[]> {
+  private async sendPart(messages: KeyedMessage[]): Promise<string[]> {
     const partitionMetadata = await this.partitions();
     // Partitions are chosen here rather than by kafkajs, to know which offset belongs to which record.
-    const partitions = messages.map((message) => this.partitioner({ topic: this.topic, partitionMetadata, message }));
+    const partitions = messages.map((message) => keyPartition(message.key, partitionMetadata.length));
     const producer = await this.connection.producer();
     const sent = await producer.send({
       topic: this.topic,
