@@ -8,7 +8,12 @@ import { fieldUpsertBody, UPDATE_RETRIES } from './field-upsert-script';
 
 /** undefined values are left out like absent ones; null clears. */
 function definedFields(fields: SearchFields): SearchFields {
-  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+  const defined: SearchFields = {};
+  for (const name of Object.keys(fields)) {
+    const value = fields[name];
+    if (value !== undefined) defined[name] = value;
+  }
+  return defined;
 }
 
 /** One write of the batch; an upsert's fields grow with the document's later upserts up to its next delete. */
