@@ -2,7 +2,7 @@
  * The partition of a keyed record as the Java client's default partitioner chooses it (murmur2 of
  * the key's UTF-8 bytes, made positive, modulo the partition count), so that every client
  * producing to a topic agrees on each key's partition. kafkajs's own murmur2 multiplies through
- * 64-bit BigInt arithmetic, about 10 µs a URN; 32-bit multiplication gives the same hash.
+ * 64-bit BigInt arithmetic, 7 to 8 µs a URN; 32-bit multiplication gives the same hash in 0.2.
  */
 
 const M = 0x5bd1e995;
