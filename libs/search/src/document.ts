@@ -22,7 +22,7 @@ export function searchFieldsOf(spec: AspectSpec, value: unknown | null): SearchF
   const fields: SearchFields = {};
   for (const s of spec.searchable) {
     const raw = value === null ? [] : valuesAtPath(value, s.path);
-    const values = flatten(raw, s).map(scalar);
+    const values = scalarsOf(raw, s);
     // A list or map at the path is multi-valued even with one entry (as the reference indexes it).
     const multi = isMulti(s) || values.length > 1 || raw.some((v) => Array.isArray(v) || (isObject(v) && s.fieldType !== 'OBJECT'));
     const merged = multi ? appendValues(fields[s.fieldName], values) : values[0];
@@ -34,26 +34,39 @@ export function searchFieldsOf(spec: AspectSpec, value: unknown | null): SearchF
   return fields;
 }
 
-/** Maps become `key=value` strings (customProperties); arrays of scalars spread. */
-function flatten(values: unknown[], spec: SearchableSpec): unknown[] {
+/** Maps become `key=value` strings (customProperties); arrays spread; objects left become JSON. */
+function scalarsOf(values: unknown[], spec: SearchableSpec): unknown[] {
   const out: unknown[] = [];
   for (const v of values) {
-    if (Array.isArray(v)) out.push(...v);
-    else if (v && typeof v === 'object' && spec.fieldType !== 'OBJECT') out.push(...Object.entries(v).map(([k, x]) => `${k}=${String(x)}`));
-    else out.push(v);
+    if (Array.isArray(v)) for (const item of v) out.push(scalar(item));
+    else if (v && typeof v === 'object' && spec.fieldType !== 'OBJECT') for (const [k, x] of Object.entries(v)) out.push(`${k}=${String(x)}`);
+    else out.push(scalar(v));
   }
   return out;
 }
 
 function appendValues(existing: unknown, values: unknown[]): unknown[] {
-  const base = Array.isArray(existing) ? existing : existing === null || existing === undefined ? [] : [existing];
-  return [...base, ...values];
+  if (existing === null || existing === undefined) return values;
+  return Array.isArray(existing) ? [...existing, ...values] : [existing, ...values];
 }
 
+interface ItemsAndRest {
+  readonly items?: string;
+  readonly rest: string;
+}
+
+/** A model has a few dozen relationship paths, each split for every aspect value that has it. */
+const itemsAndRestByPath = new Map<string, ItemsAndRest>();
+
 /** Splits a path at its last `*` so per-item companions (createdOn) stay with their item. */
-function itemsAndRest(path: string): { items?: string; rest: string } {
-  const i = path.lastIndexOf('/*/');
-  return i < 0 ? { rest: path } : { items: path.slice(0, i + 2), rest: path.slice(i + 2) };
+function itemsAndRest(path: string): ItemsAndRest {
+  let split = itemsAndRestByPath.get(path);
+  if (!split) {
+    const i = path.lastIndexOf('/*/');
+    split = i < 0 ? { rest: path } : { items: path.slice(0, i + 2), rest: path.slice(i + 2) };
+    itemsAndRestByPath.set(path, split);
+  }
+  return split;
 }
 
 export function edgesOf(source: string, spec: AspectSpec, value: unknown | null): Edge[] {

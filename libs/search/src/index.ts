@@ -15,4 +15,4 @@ export {
   type SelectionRequest,
 } from './plan';
 export { aggregateRows, bucketStart, type EventRow as TimeseriesEventRow } from './timeseries-aggregation';
-export { indexWords, queryForms, holdsWords, urnComponents, scalarValues } from './words';
+export { indexText, indexWords, queryForms, holdsWords, urnComponents, scalarValues } from './words';

@@ -92,6 +92,42 @@ export function indexWords(text: string): string[] {
 }
 
 /**
+ * A text whose tokens under the word index's tokenizer (FTS5's `unicode61`: runs of letters and
+ * digits, case folded) are `indexWords(text)`, in order; empty when the text has no words. ASCII
+ * text is itself such a text once its compound words' parts follow it, so it is neither lower-cased
+ * nor split into words only to be joined again: indexing a document made a fifth of a rebuild's
+ * allocations that way (docs/performance-log.md, the forty-second session).
+ */
+export function indexText(text: string): string {
+  let parts: string[] | undefined;
+  let words = false;
+  for (let i = 0; i < text.length; ) {
+    for (; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c > 127) return indexWords(text).join(' ');
+      if (ASCII_CLASS[c] !== NONE) break;
+    }
+    const start = i;
+    for (; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c > 127) return indexWords(text).join(' ');
+      if (ASCII_CLASS[c] === NONE) break;
+    }
+    if (start === i) break;
+    words = true;
+    let from = start;
+    for (let j = start + 1; j < i; j++) {
+      if (!asciiBoundary(text, j, i)) continue;
+      (parts ??= []).push(text.slice(from, j));
+      from = j;
+    }
+    if (from !== start) parts!.push(text.slice(from, i));
+  }
+  if (!words) return '';
+  return parts ? `${text} ${parts.join(' ')}` : text;
+}
+
+/**
  * The ways a query term can match, each a list of words that must follow each other: its whole
  * words, and, when it has compound words, their parts.
  */
@@ -128,6 +164,14 @@ export function urnComponents(value: string): string[] {
 
 /** The scalar values of a document field (arrays spread, booleans and numbers as text). */
 export function scalarValues(value: unknown): string[] {
-  const list = Array.isArray(value) ? value : [value];
-  return list.filter((v) => v !== null && v !== undefined).map((v) => (typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v)));
+  // Every field of every document indexed comes here, most with one string.
+  if (typeof value === 'string') return [value];
+  if (!Array.isArray(value)) return value === null || value === undefined ? [] : [scalarText(value)];
+  const out: string[] = [];
+  for (const v of value) if (v !== null && v !== undefined) out.push(scalarText(v));
+  return out;
+}
+
+function scalarText(v: unknown): string {
+  return typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
 }

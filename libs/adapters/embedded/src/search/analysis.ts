@@ -5,13 +5,15 @@
  */
 import type { SearchFieldType } from '@cairn/core';
 import type { IndexFieldMapping, SearchFields } from '@cairn/ports';
-import { indexWords, scalarValues, urnComponents } from '@cairn/search';
+import { indexText, scalarValues, urnComponents } from '@cairn/search';
 
 /** Longer values are neither filterable nor exact terms (like a keyword field's `ignore_above`). */
 export const MAX_VALUE_LENGTH = 512;
 
 /** The filterable values of a field's scalar values: those short enough, once each. */
 export function filterableValues(scalars: readonly string[]): string[] {
+  // Most fields hold one value: no set to keep them once each.
+  if (scalars.length === 1) return scalars[0]!.length <= MAX_VALUE_LENGTH ? [scalars[0]!] : [];
   return [...new Set(scalars.filter((v) => v.length <= MAX_VALUE_LENGTH))];
 }
 
@@ -40,26 +42,31 @@ function isFulltext(type: SearchFieldType | undefined): boolean {
   return type === undefined || !NOT_FULLTEXT.has(type);
 }
 
-/** The words of a field's value as the word index holds them (none for a field not searched as words). */
-export function fieldWords(type: SearchFieldType | undefined, value: unknown): string[] {
-  if (!isFulltext(type)) return [];
-  const values = scalarValues(value);
-  if (values.length === 1) return indexWords(values[0]);
-  // Every field of every document written comes here: a loop, not flatMap, which costs several times more.
-  const words: string[] = [];
-  for (const v of values) for (const w of indexWords(v)) words.push(w);
-  return words;
+/** The text of a field's value the word index tokenizes (`indexText`); empty for a field not searched as words, or without words. */
+export function fieldWordText(type: SearchFieldType | undefined, value: unknown): string {
+  return wordTextOf(type, scalarValues(value));
+}
+
+function wordTextOf(type: SearchFieldType | undefined, scalars: readonly string[]): string {
+  if (!isFulltext(type)) return '';
+  if (scalars.length === 1) return indexText(scalars[0]!);
+  const texts: string[] = [];
+  for (const v of scalars) {
+    const text = indexText(v);
+    if (text) texts.push(text);
+  }
+  return texts.join(' ');
 }
 
 export function isUrnType(type: SearchFieldType | undefined): boolean {
   return type === 'URN' || type === 'URN_PARTIAL';
 }
 
-/** A field's value analysed: its filterable values, lookup terms and words. */
+/** A field's value analysed: its filterable values, lookup terms and the text of its words (`fieldWordText`). */
 export interface FieldAnalysis {
   readonly values: string[];
   readonly terms: ReadonlySet<string>;
-  readonly words: string[];
+  readonly words: string;
 }
 
 /**
@@ -67,15 +74,19 @@ export interface FieldAnalysis {
  * are written without them but may hold some an earlier version wrote.
  */
 export function analyseField(mapping: IndexFieldMapping | undefined, value: unknown, allTerms: boolean): FieldAnalysis {
-  const values = value === undefined ? [] : scalarValues(value);
+  const scalars = value === undefined ? [] : scalarValues(value);
+  const terms = allTerms || mapping?.lookupTerms !== false ? lookupTerms(mapping, scalars) : new Set<string>();
+  return { values: filterableValues(scalars), terms, words: wordTextOf(mapping?.type, scalars) };
+}
+
+/** The lookup terms of a field's scalar values: each short value lower-cased, a URN's components too. */
+function lookupTerms(mapping: IndexFieldMapping | undefined, scalars: readonly string[]): Set<string> {
   const terms = new Set<string>();
-  if (allTerms || mapping?.lookupTerms !== false)
-    for (const v of values) {
-      if (v.length <= MAX_VALUE_LENGTH) terms.add(v.toLowerCase());
-      if (isUrnType(mapping?.type)) for (const c of urnComponents(v)) terms.add(c.toLowerCase());
-    }
-  const words = value === undefined ? [] : fieldWords(mapping?.type, value);
-  return { values: filterableValues(values), terms, words };
+  for (const v of scalars) {
+    if (v.length <= MAX_VALUE_LENGTH) terms.add(v.toLowerCase());
+    if (isUrnType(mapping?.type)) for (const c of urnComponents(v)) terms.add(c.toLowerCase());
+  }
+  return terms;
 }
 
 /**
@@ -83,11 +94,13 @@ export function analyseField(mapping: IndexFieldMapping | undefined, value: unkn
  * value rows (most values are lower case already).
  */
 export function writtenTerms(values: readonly string[], terms: ReadonlySet<string>): string[] {
+  if (terms.size === 0) return [];
+  if (values.length === 1 && terms.size === 1) return terms.has(values[0]!) ? [] : [...terms];
   const valueSet = new Set(values);
   return [...terms].filter((t) => !valueSet.has(t));
 }
 
-/** What a field's value writes: its filterable values, the lookup terms it writes, and its words as one text. */
+/** What a field's value writes: its filterable values, the lookup terms it writes, and the text of its words. */
 export interface FieldRows {
   readonly values: string[];
   readonly terms: string[];
@@ -95,8 +108,17 @@ export interface FieldRows {
 }
 
 export function fieldRows(mapping: IndexFieldMapping | undefined, value: unknown): FieldRows {
-  const { values, terms, words } = analyseField(mapping, value, false);
-  return { values, terms: writtenTerms(values, terms), words: words.join(' ') };
+  const scalars = value === undefined ? [] : scalarValues(value);
+  const values = filterableValues(scalars);
+  const words = wordTextOf(mapping?.type, scalars);
+  if (mapping?.lookupTerms === false) return { values, terms: [], words };
+  // One value that is no URN, as most are: its one term is written unless it is the value itself.
+  if (scalars.length === 1 && !isUrnType(mapping?.type)) {
+    const only = scalars[0]!;
+    const term = only.length <= MAX_VALUE_LENGTH ? only.toLowerCase() : undefined;
+    return { values, terms: term === undefined || term === only ? [] : [term], words };
+  }
+  return { values, terms: writtenTerms(values, lookupTerms(mapping, scalars)), words };
 }
 
 /** The rows of each field a write sets (not those it removes), by the entity type's mappings. */

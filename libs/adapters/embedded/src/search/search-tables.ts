@@ -16,7 +16,7 @@
  */
 import type { IndexFieldMapping, SearchMappings } from '@cairn/ports';
 import type { EmbeddedDb } from '../database';
-import { fieldWords } from './analysis';
+import { fieldWordText } from './analysis';
 
 export const FIELD_SLOTS = 65536;
 /** How the word indexes analyse text (readers' scratch index of changed documents too). */
@@ -126,8 +126,8 @@ export function wordRows(docId: number, doc: Readonly<Record<string, unknown>>, 
   const rows: WordRow[] = [];
   for (const [name, value] of Object.entries(doc)) {
     const field = fieldOf(name);
-    const words = field ? fieldWords(field.mapping?.type, value) : [];
-    if (field && words.length) rows.push({ rowid: docId * FIELD_SLOTS + field.id, text: words.join(' ') });
+    const text = field ? fieldWordText(field.mapping?.type, value) : '';
+    if (field && text) rows.push({ rowid: docId * FIELD_SLOTS + field.id, text });
   }
   // FTS5 writes out a segment whenever a row comes with a smaller rowid than the one before (word-changes.ts).
   return rows.sort((a, b) => a.rowid - b.rowid);

@@ -1,0 +1,86 @@
+import { indexWords } from '@cairn/search';
+import { openDatabase, type EmbeddedDb } from '../database';
+import type { IndexFieldMapping } from '@cairn/ports';
+import { analyseField, fieldRows, fieldWordText, writtenTerms } from './analysis';
+import { WORD_INDEX_OPTIONS } from './search-tables';
+
+/** A seeded generator (mulberry32), so a failure repeats. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe("a field's word text, as the word index tokenizes it", () => {
+  let db: EmbeddedDb;
+  let insert: (rowid: number, text: string) => void;
+  let tokensOf: (rowid: number) => string[];
+
+  beforeAll(() => {
+    db = openDatabase(':memory:');
+    db.exec(`CREATE VIRTUAL TABLE word_index USING fts5(words, ${WORD_INDEX_OPTIONS}); CREATE VIRTUAL TABLE tokens USING fts5vocab(word_index, 'instance');`);
+    const add = db.prepare('INSERT INTO word_index (rowid, words) VALUES (?, ?)');
+    const read = db.prepare('SELECT term FROM tokens WHERE doc = ? ORDER BY offset').pluck();
+    insert = (rowid, text) => void add.run(rowid, text);
+    tokensOf = (rowid) => read.all(rowid) as string[];
+  });
+  afterAll(() => db.close());
+
+  it('yields the words of each value, then their compound parts, in order (accents removed by the tokenizer)', () => {
+    const text = fieldWordText('TEXT', ['SampleKafkaDataset', 'customer_id.amount', '  --  ', 'HTTPServer v2beta', 'ÉtéDonnées naïveCafé']);
+    expect(text).toBe('SampleKafkaDataset Sample Kafka Dataset customer_id.amount HTTPServer v2beta HTTP Server v 2 beta étédonnées naïvecafé été données naïve café');
+    insert(1, text);
+    expect(tokensOf(1)).toEqual(['samplekafkadataset', 'sample', 'kafka', 'dataset', 'customer', 'id', 'amount', 'httpserver', 'v2beta', 'http', 'server', 'v', '2', 'beta', 'etedonnees', 'naivecafe', 'ete', 'donnees', 'naive', 'cafe']);
+  });
+
+  it('is the value itself when it has no compound words, and empty when it has no words', () => {
+    const value = 'already lower words, and punctuation: (here)';
+    expect(fieldWordText('TEXT', value)).toBe(value);
+    expect(fieldWordText('TEXT', ['--', '  '])).toBe('');
+    expect(fieldWordText('COUNT', 'words')).toBe('');
+  });
+
+  it('tokenizes to the words `indexWords` splits, on ASCII text of every kind of character', () => {
+    const next = random(11);
+    const alphabet = 'aAbBzZ09_- .:/()[]{}"\'\t\n~`!@#$%^&*+=|\\<>?,;';
+    const disagreements: string[] = [];
+    for (let rowid = 100; rowid < 3_100; rowid++) {
+      const length = Math.floor(next() * 40);
+      let text = '';
+      for (let i = 0; i < length; i++) text += alphabet[Math.floor(next() * alphabet.length)];
+      const indexed = fieldWordText('TEXT', text);
+      if (indexed) insert(rowid, indexed);
+      if (tokensOf(rowid).join('|') !== indexWords(text).join('|')) disagreements.push(text);
+    }
+    expect(disagreements).toEqual([]);
+  });
+});
+
+describe("a field's rows", () => {
+  const mapping = (type: IndexFieldMapping['type'], lookupTerms?: boolean): IndexFieldMapping => ({ type, autocomplete: false, ...(lookupTerms === undefined ? {} : { lookupTerms }) });
+  const mappings = [undefined, mapping('TEXT'), mapping('KEYWORD'), mapping('URN'), mapping('URN_PARTIAL'), mapping('TEXT', false), mapping('COUNT')];
+  const next = random(5);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+  const scalars = ['Hive', 'hive', 'urn:li:dataPlatform:hive', 'urn:li:corpuser:Jdoe', 'SampleHiveDataset', 'x'.repeat(513), 'X'.repeat(513), '', 'ÉtéDonnées', 7, true, { a: 'B' }, null];
+
+  it('are what the analysis of the value writes, for one value, several or none', () => {
+    for (let n = 0; n < 2_000; n++) {
+      const mapping = pick(mappings);
+      const value = next() < 0.5 ? pick(scalars) : Array.from({ length: Math.floor(next() * 4) }, () => pick(scalars));
+      const analysed = analyseField(mapping, value, false);
+      expect(fieldRows(mapping, value)).toEqual({ values: analysed.values, terms: writtenTerms(analysed.values, analysed.terms), words: analysed.words });
+    }
+  });
+
+  it('write a lower-cased term only where it differs from the value, and a URN its components', () => {
+    expect(fieldRows(mapping('KEYWORD'), 'Hive')).toEqual({ values: ['Hive'], terms: ['hive'], words: 'Hive' });
+    expect(fieldRows(mapping('KEYWORD'), 'hive').terms).toEqual([]);
+    expect(fieldRows(mapping('URN'), 'urn:li:corpuser:Jdoe').terms).toEqual(['urn:li:corpuser:jdoe', 'jdoe']);
+    expect(fieldRows(mapping('KEYWORD'), ['a', 'a', 'B']).values).toEqual(['a', 'B']);
+    expect(fieldRows(mapping('KEYWORD'), 'x'.repeat(513))).toEqual({ values: [], terms: [], words: 'x'.repeat(513) });
+  });
+});
