@@ -1,7 +1,8 @@
 import { indexWords } from '@cairn/search';
 import { openDatabase, type EmbeddedDb } from '../database';
 import type { IndexFieldMapping } from '@cairn/ports';
-import { analyseField, fieldRows, fieldWordText, writtenTerms } from './analysis';
+import { analyseField, fieldRows, fieldWordText, layoutOfMapping, writtenTerms } from './analysis';
+import { termTokenText, valueTokenText } from './value-tokens';
 import { WORD_INDEX_OPTIONS } from './search-tables';
 
 /** A seeded generator (mulberry32), so a failure repeats. */
@@ -61,8 +62,18 @@ describe("a field's word text, as the word index tokenizes it", () => {
 });
 
 describe("a field's rows", () => {
-  const mapping = (type: IndexFieldMapping['type'], lookupTerms?: boolean): IndexFieldMapping => ({ type, autocomplete: false, ...(lookupTerms === undefined ? {} : { lookupTerms }) });
-  const mappings = [undefined, mapping('TEXT'), mapping('KEYWORD'), mapping('URN'), mapping('URN_PARTIAL'), mapping('TEXT', false), mapping('COUNT')];
+  const mapping = (type: IndexFieldMapping['type'], extra: Partial<IndexFieldMapping> = {}): IndexFieldMapping => ({ type, autocomplete: false, ...extra });
+  const mappings = [
+    undefined,
+    mapping('TEXT'),
+    mapping('KEYWORD'),
+    mapping('URN'),
+    mapping('URN_PARTIAL'),
+    mapping('TEXT', { lookupTerms: false }),
+    mapping('COUNT'),
+    mapping('KEYWORD', { manyValues: true }),
+    mapping('KEYWORD', { prefixLookups: true }),
+  ];
   const next = random(5);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
   const scalars = ['Hive', 'hive', 'urn:li:dataPlatform:hive', 'urn:li:corpuser:Jdoe', 'SampleHiveDataset', 'x'.repeat(513), 'X'.repeat(513), '', 'ÉtéDonnées', 7, true, { a: 'B' }, null];
@@ -72,15 +83,28 @@ describe("a field's rows", () => {
       const mapping = pick(mappings);
       const value = next() < 0.5 ? pick(scalars) : Array.from({ length: Math.floor(next() * 4) }, () => pick(scalars));
       const analysed = analyseField(mapping, value, false);
-      expect(fieldRows(mapping, value)).toEqual({ values: analysed.values, terms: writtenTerms(analysed.values, analysed.terms), words: analysed.words });
+      const terms = writtenTerms(analysed.values, analysed.terms);
+      const layout = layoutOfMapping(mapping);
+      expect(fieldRows(mapping, value)).toEqual({
+        values: analysed.values,
+        terms,
+        words: analysed.words,
+        valueTokens: layout.valueTokens && analysed.values.length ? valueTokenText(analysed.values) : undefined,
+        termTokens: layout.termTokens && terms.length ? termTokenText(terms) : undefined,
+      });
     }
   });
 
   it('write a lower-cased term only where it differs from the value, and a URN its components', () => {
-    expect(fieldRows(mapping('KEYWORD'), 'Hive')).toEqual({ values: ['Hive'], terms: ['hive'], words: 'Hive' });
+    expect(fieldRows(mapping('KEYWORD'), 'Hive')).toEqual({ values: ['Hive'], terms: ['hive'], words: 'Hive', valueTokens: undefined, termTokens: termTokenText(['hive']) });
     expect(fieldRows(mapping('KEYWORD'), 'hive').terms).toEqual([]);
     expect(fieldRows(mapping('URN'), 'urn:li:corpuser:Jdoe').terms).toEqual(['urn:li:corpuser:jdoe', 'jdoe']);
     expect(fieldRows(mapping('KEYWORD'), ['a', 'a', 'B']).values).toEqual(['a', 'B']);
-    expect(fieldRows(mapping('KEYWORD'), 'x'.repeat(513))).toEqual({ values: [], terms: [], words: 'x'.repeat(513) });
+    expect(fieldRows(mapping('KEYWORD'), 'x'.repeat(513))).toEqual({ values: [], terms: [], words: 'x'.repeat(513), valueTokens: undefined, termTokens: undefined });
+  });
+
+  it('spell values as tokens for a field of many values, and terms for one no prefix lookup reads', () => {
+    expect(fieldRows(mapping('KEYWORD', { manyValues: true }), ['Id', 'name'])).toMatchObject({ valueTokens: valueTokenText(['Id', 'name']), termTokens: undefined });
+    expect(fieldRows(mapping('KEYWORD', { prefixLookups: true }), 'Hive')).toMatchObject({ terms: ['hive'], valueTokens: undefined, termTokens: undefined });
   });
 });

@@ -149,8 +149,9 @@ describe('DocumentWriter rows a write carries', () => {
   });
 
   it('takes them as they are, without analysing the fields again', () => {
-    const renamed = docs.map((d) => ({ ...d, name: 'Renamed Dataset' }));
-    const words = (file: Record<string, unknown[]>) => [file.search_fts_data, file[`${acTable('dataset')}_data`]];
+    const renamed = docs.map((d) => ({ ...d, name: 'Renamed Dataset', fieldPaths: ['renamed_column'], owners: 'urn:li:corpuser:Renamed' }));
+    // Words, and values and terms spelt as tokens.
+    const words = (file: Record<string, unknown[]>) => [file.search_fts_data, file[`${acTable('dataset')}_data`], file.search_value_fts_data];
     expect(words(fileAfter(docs, renamed))).toEqual(words(fileAfter(renamed)));
     expect(words(fileAfter(docs, renamed))).not.toEqual(words(fileAfter(docs)));
   });

@@ -301,14 +301,15 @@ export class DocumentWriter {
   private indexField(docId: number, field: FieldInfo, rows: FieldRows): string[] {
     const { values, terms: written, words } = rows;
     const rowid = docId * FIELD_SLOTS + field.id;
+    // A file of an earlier version may lay a field out otherwise than the mappings the rows were spelt by.
     if (field.valueTokens) {
       // No whole-value lookup reads such a field (`manyValues`), so it has no terms.
-      if (values.length) this.tokenChanges.add(rowid, valueTokenText(values));
+      if (values.length) this.tokenChanges.add(rowid, rows.valueTokens ?? valueTokenText(values));
     } else {
       if (!field.termTokens) this.rowChanges(field.id, docId, values, written, true);
       else {
         this.rowChanges(field.id, docId, values, [], true);
-        if (written.length) this.tokenChanges.add(rowid, termTokenText(written));
+        if (written.length) this.tokenChanges.add(rowid, rows.termTokens ?? termTokenText(written));
       }
     }
     if (words.length) {

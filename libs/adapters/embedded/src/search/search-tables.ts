@@ -16,7 +16,7 @@
  */
 import type { IndexFieldMapping, SearchMappings } from '@cairn/ports';
 import type { EmbeddedDb } from '../database';
-import { fieldWordText } from './analysis';
+import { fieldWordText, layoutOfMapping } from './analysis';
 
 export const FIELD_SLOTS = 65536;
 /** How the word indexes analyse text (readers' scratch index of changed documents too). */
@@ -261,8 +261,6 @@ export class FieldRegistry {
    * first few in order).
    */
   layoutOf(entityType: string, name: string): FieldLayout {
-    const mapping = this.mappings.get(entityType)?.get(name);
-    const manyValues = mapping?.manyValues === true;
-    return { valueTokens: manyValues, termTokens: !manyValues && mapping?.prefixLookups !== true };
+    return layoutOfMapping(this.mappings.get(entityType)?.get(name));
   }
 }
