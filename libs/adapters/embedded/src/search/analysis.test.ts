@@ -1,6 +1,6 @@
+import type { IndexFieldMapping } from '@cairn/ports';
 import { indexWords } from '@cairn/search';
 import { openDatabase, type EmbeddedDb } from '../database';
-import type { IndexFieldMapping } from '@cairn/ports';
 import { analyseField, fieldRows, fieldWordText, layoutOfMapping, writtenTerms } from './analysis';
 import { termTokenText, valueTokenText } from './value-tokens';
 import { WORD_INDEX_OPTIONS } from './search-tables';
