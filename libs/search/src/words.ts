@@ -35,27 +35,27 @@ interface Split {
 }
 
 /**
- * Words and compound parts of `text` as the expressions would split it, cut from `source` (the
- * text itself, or its lower-case form: the same length, for ASCII); undefined when the text is not
- * all ASCII.
+ * Scans ASCII text as the expressions would split it, cutting its compound parts into `parts` and,
+ * when given, its words into `words`, from `source` (the text itself, or its lower-case form: the
+ * same length, for ASCII); answers how many words it has, or -1 when the text is not all ASCII.
  */
-function asciiSplit(text: string, source: string): Split | undefined {
-  const words: string[] = [];
-  const parts: string[] = [];
+function scanAscii(text: string, source: string, words: string[] | undefined, parts: string[]): number {
+  let count = 0;
   for (let i = 0; i < text.length; ) {
     for (; i < text.length; i++) {
       const c = text.charCodeAt(i);
-      if (c > 127) return undefined;
+      if (c > 127) return -1;
       if (ASCII_CLASS[c] !== NONE) break;
     }
     const start = i;
     for (; i < text.length; i++) {
       const c = text.charCodeAt(i);
-      if (c > 127) return undefined;
+      if (c > 127) return -1;
       if (ASCII_CLASS[c] === NONE) break;
     }
     if (start === i) break;
-    words.push(source.slice(start, i));
+    count++;
+    words?.push(source.slice(start, i));
     let from = start;
     for (let j = start + 1; j < i; j++) {
       if (!asciiBoundary(text, j, i)) continue;
@@ -64,7 +64,14 @@ function asciiSplit(text: string, source: string): Split | undefined {
     }
     if (from !== start) parts.push(source.slice(from, i));
   }
-  return { words, parts };
+  return count;
+}
+
+/** Words and compound parts of ASCII text (`scanAscii`); undefined when the text is not all ASCII. */
+function asciiSplit(text: string, source: string): Split | undefined {
+  const words: string[] = [];
+  const parts: string[] = [];
+  return scanAscii(text, source, words, parts) < 0 ? undefined : { words, parts };
 }
 
 function unicodeSplit(text: string): Split {
@@ -99,32 +106,11 @@ export function indexWords(text: string): string[] {
  * allocations that way (docs/performance-log.md, the forty-second session).
  */
 export function indexText(text: string): string {
-  let parts: string[] | undefined;
-  let words = false;
-  for (let i = 0; i < text.length; ) {
-    for (; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c > 127) return indexWords(text).join(' ');
-      if (ASCII_CLASS[c] !== NONE) break;
-    }
-    const start = i;
-    for (; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c > 127) return indexWords(text).join(' ');
-      if (ASCII_CLASS[c] === NONE) break;
-    }
-    if (start === i) break;
-    words = true;
-    let from = start;
-    for (let j = start + 1; j < i; j++) {
-      if (!asciiBoundary(text, j, i)) continue;
-      (parts ??= []).push(text.slice(from, j));
-      from = j;
-    }
-    if (from !== start) parts!.push(text.slice(from, i));
-  }
-  if (!words) return '';
-  return parts ? `${text} ${parts.join(' ')}` : text;
+  const parts: string[] = [];
+  const words = scanAscii(text, text, undefined, parts);
+  if (words < 0) return indexWords(text).join(' ');
+  if (words === 0) return '';
+  return parts.length > 0 ? `${text} ${parts.join(' ')}` : text;
 }
 
 /**
