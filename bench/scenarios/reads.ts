@@ -4,6 +4,7 @@
  * beyond answering, so a get's tail can be told apart from the tail every request has here.
  */
 import type { CatalogClient } from '../client/catalog-client';
+import type { PhaseLoad } from '../deployments/deployment';
 import type { SyntheticCatalog } from '../generator/catalog';
 import { Random } from '../generator/random';
 import { closedLoop, type LoopBounds, type LoopResult } from './closed-loop';
@@ -15,7 +16,8 @@ export function randomUrn(catalog: SyntheticCatalog, random: Random): string {
   return catalog.shape.urn(kind, index);
 }
 
-export interface ReadsResult {
+/** Its load (`PhaseLoad`) is over all three kinds of reads, their warm-up requests included. */
+export interface ReadsResult extends PhaseLoad {
   readonly single: LoopResult;
   readonly batch: LoopResult;
   readonly httpFloor: LoopResult;
