@@ -153,7 +153,7 @@ export function tableRows(report: ModeReport): [string, string, string][] {
     rows.push(['reads', 'entitiesV2 get', loop(report.reads.single, ['p50', 'p99'])]);
     rows.push(['reads', 'entitiesV2 batch get of 10', loop(report.reads.batch, ['p50', 'p99'])]);
     rows.push(['reads', 'HTTP floor: GET /config', loop(report.reads.httpFloor, ['p50', 'p99'])]);
-    threads('reads', report.reads.serverCoresByThread, report.reads.backendCores);
+    threads('reads', report.reads.serverCoresByThread, report.reads.backendCores, report.reads.elasticByIndex);
   }
   for (const [kind, r] of Object.entries(report.search ?? {})) {
     rows.push(['search', kind, loop(r, ['p50', 'p95', 'p99'])]);

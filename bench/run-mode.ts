@@ -216,8 +216,8 @@ export async function runMode(ctx: RunContext, mode: Mode): Promise<ModeReport> 
     }
     if (has('reads')) {
       await attempt(ctx, report, 'reads', async () => {
-        const { result, cores, backendCores } = await withCpu(deployment, () => runReads(client, catalog, readBounds), (r) => r.single.requests + r.batch.requests + r.httpFloor.requests);
-        report.reads = { ...result, serverCoresByThread: cores, backendCores };
+        const { result, cores, backendCores, elasticByIndex } = await withCpu(deployment, () => runReads(client, catalog, readBounds), (r) => r.single.requests + r.batch.requests + r.httpFloor.requests);
+        report.reads = { ...result, serverCoresByThread: cores, backendCores, elasticByIndex };
       });
     }
     if (has('search')) {
